@@ -1,0 +1,205 @@
+"""The ``omen-search`` command: play, list cards, replay records.
+
+Every error a user can cause is an :class:`~omen_search.errors.OmenError`; the command prints it as
+one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from omen_search.bots import BOT_KINDS, bot_seed, make_bot
+from omen_search.cards import GODS, CardSet, load_cards
+from omen_search.errors import OmenError, UsageError
+from omen_search.records import load_record, make_record, replay, write_record
+from omen_search.reference.state import DEFAULT_MAX_TURNS, Config, GameState
+from omen_search.render import describe_board, describe_move, describe_result, god_name
+from omen_search.rng import MASK64
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line on stderr, exit status 2
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if not 0 <= value <= MASK64:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 2**64-1, got {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _add_cards(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cards", metavar="FILE", help="card file (TOML) to use instead of the built-in seed edition")
+
+
+def _add_game(p: argparse.ArgumentParser) -> None:
+    _add_cards(p)
+    p.add_argument("--seed", type=_seed, default=1, help="game seed: fixes every shuffle (default 1)")
+    p.add_argument("--first-player", type=int, choices=(0, 1), default=0, help="seat that takes the first turn")
+    p.add_argument("--gods", default="anubis,horus", help="gods of seat 0 and seat 1 (default anubis,horus)")
+    p.add_argument("--emissary", action="store_true", help="play the Emissary of War variant")
+    p.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS,
+                   help=f"end the game after this many turns (default {DEFAULT_MAX_TURNS}; ruling D-end-2)")
+
+
+def _config(args: argparse.Namespace) -> Config:
+    gods = tuple(g.strip().lower() for g in args.gods.split(","))
+    if len(gods) != 2 or sorted(gods) != sorted(GODS):
+        raise UsageError(f"--gods: must name anubis and horus once each, got {args.gods!r}")
+    return Config(first_player=args.first_player, gods=gods, emissary=args.emissary, max_turns=args.max_turns)
+
+
+def _cards_banner(cards: CardSet) -> str:
+    designed = sum(1 for u in cards.units if u.source == "designed")
+    designed += sum(1 for r in cards.rewards if r.source == "designed")
+    designed += sum(1 for s in cards.structures if s.source == "designed")
+    extra = f" ({designed} designed cards, marked in `omen-search cards`)" if designed else ""
+    return f"cards: {cards.name}{extra}"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    cards = load_cards(args.cards)
+    specs = [s.strip() for s in args.players.split(",")]
+    if len(specs) != 2:
+        raise UsageError(f"--players: needs two players separated by a comma, got {args.players!r}")
+    bots = [make_bot(spec, bot_seed(args.seed, seat)) for seat, spec in enumerate(specs)]
+    state = GameState.new(seed=args.seed, cards=cards, config=_config(args))
+    text = not args.json
+    if text:
+        print(f"Omen: Heir to the Dunes · seed {args.seed} · {_cards_banner(cards)}")
+        print(" vs ".join(f"seat {i} {specs[i]} ({god_name(state.config.gods[i])})" for i in (0, 1)))
+    turn = None
+    while not state.is_terminal():
+        if text and state.turn != turn:
+            if turn is not None:
+                print(describe_board(state))
+            turn = state.turn
+            print(f"Turn {turn}: seat {state.active} ({god_name(state.config.gods[state.active])})")
+        move = bots[state.current_player].choose(state)
+        if text:
+            print(describe_move(state, move))
+        state.apply(move)
+    record = make_record(state, specs)
+    if args.record:
+        write_record(args.record, record)
+    if text:
+        print(describe_board(state))
+        print(describe_result(state))
+        if args.record:
+            print(f"record written to {args.record}")
+    else:
+        print(json.dumps({
+            "winner": state.winner(),
+            "scores": list(state.scores()),
+            "turns": state.turn,
+            "plies": state.ply,
+            "seed": args.seed,
+            "players": specs,
+            "cards": cards.name,
+        }))
+    return 0
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    cards = load_cards(args.cards)
+    if args.json:
+        print(json.dumps({
+            "name": cards.name,
+            "sha256": cards.sha256,
+            "units": [{"name": u.name, "type": u.type, "devotion": u.devotion, "cost": u.cost,
+                       "strength": u.strength, "offering": u.offering, "keywords": sorted(u.keywords),
+                       "copies": u.copies, "source": u.source, "text": u.text} for u in cards.units],
+            "rewards": [{"name": r.name, "source": r.source, "text": r.text} for r in cards.rewards],
+            "structures": [{"name": s.name, "god": s.god, "build": s.build, "vp": s.vp, "source": s.source,
+                            "text": s.text} for s in cards.structures],
+        }, indent=1))
+        return 0
+    mark = lambda src: "*" if src == "designed" else " "  # noqa: E731
+    print(f"{cards.name}  (sha256 {cards.sha256[:12]})   * = designed, not printed")
+    print(f"\nUnits ({sum(u.copies for u in cards.units)} cards)")
+    print(f"   {'name':22} {'type':9} {'devotion':8} cost str off  copies  text")
+    for u in cards.units:
+        print(f" {mark(u.source)} {u.name:22} {u.type:9} {u.devotion:8} {u.cost:4} {u.strength:3} {u.offering:3}  "
+              f"{u.copies:6}  {u.text}")
+    print(f"\nReward tiles ({len(cards.rewards)})")
+    for r in cards.rewards:
+        print(f" {mark(r.source)} {r.name:24} {r.text}")
+    print("\nStructures")
+    for s in cards.structures:
+        print(f" {mark(s.source)} {s.name:22} {god_name(s.god):6} BUILD {s.build}  {s.vp} VP  {s.text}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    cards = load_cards(args.cards)
+    record = load_record(args.record)
+    state = replay(record, cards)
+    result = {"ok": True, "plies": state.ply, "finished": state.is_terminal(),
+              "scores": list(state.scores()), "winner": state.winner()}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        status = describe_result(state) if state.is_terminal() else f"unfinished after {state.ply} plies"
+        print(f"{args.record}: all {state.ply} moves are legal. {status}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="omen-search", description="Play and analyse the card game Omen: Heir to the Dunes.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("play", help="play a game between bots (or you) and print it turn by turn")
+    p.add_argument("--players", default="random,random",
+                   help=f"two players, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)} (default random,random)")
+    _add_game(p)
+    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the result instead of the game")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("cards", help="list the card set (designed cards are marked *)")
+    _add_cards(p)
+    p.add_argument("--json", action="store_true", help="print the set as JSON")
+    p.set_defaults(func=cmd_cards)
+
+    p = sub.add_parser("replay", help="re-play a game record and check every move")
+    p.add_argument("record", metavar="FILE", help="game record (JSON) written by `play --record`")
+    _add_cards(p)
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``omen-search`` console script; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except OmenError as exc:
+        print(f"omen-search: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("omen-search: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,584 @@
+"""Positions and observations as JSON: what a whole game state is, and what one player knows of it.
+
+A *position* is the full state (for tests, puzzles and debugging). An *observation* is exactly what one
+player knows: their own hand, every public thing, and counts of the hidden things. Both load with
+validation that names the JSON path of a bad field (``observation.hand[2]: unknown card 'Opal
+Statue'``) and rejects impossible situations. ``docs/formats.md`` documents both with examples.
+
+Hand-written positions may leave out what the engine can fill in: flags default to false, ``deck``
+defaults to every unit not placed elsewhere (shuffled with ``seed``), ``pending`` to none (the
+engine then runs on to the next decision).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from omen_search.cards import GODS, CardSet, default_cards, load_cards
+from omen_search.errors import FormatError, OmenError
+from omen_search.reference.state import (
+    CAPACITY,
+    CITIES,
+    COINS,
+    GAME_OVER,
+    Config,
+    GameState,
+    Pending,
+)
+from omen_search.rng import MASK64, Rng
+
+POSITION_FORMAT = "omen-position/1"
+OBSERVATION_FORMAT = "omen-observation/1"
+PHASES = (
+    "emissary", "wealth_reveal", "wealth_again", "wealth", "surge_start", "surge", "war", "war_keep",
+    "war_enduring", "offering", "offering_limits", "end_check", "game_over",
+)
+DECISIONS = (
+    "emissary", "reveal", "wealth", "surge", "reinforce", "war", "keep", "enduring", "discard",
+    "trash", "entomb", "structure", "reclaim", "move", "steal", "play_free", "unearth", "choose",
+    "offering",
+)
+_NAMED_REFS = {"unit": "unit", "maneuver": "unit", "built": "unit", "reward": "reward", "structure": "structure"}
+
+
+# ------------------------------------------------------------------------------ writing
+
+
+def _names(state: GameState, counts: list[int]) -> list[str]:
+    return [state.units[t].name for t, n in enumerate(counts) for _ in range(n)]
+
+
+def _ref_out(cards: CardSet, ref: tuple) -> list:
+    out = list(ref)
+    if ref and ref[0] in _NAMED_REFS and len(ref) > 1:
+        kind = _NAMED_REFS[ref[0]]
+        out[1] = {"unit": cards.units, "reward": cards.rewards, "structure": cards.structures}[kind][ref[1]].name
+    return out
+
+
+def _pending_out(state: GameState, d: Pending | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {
+        "kind": d.kind,
+        "player": d.player,
+        "owner": d.owner,
+        "n": d.n,
+        "last": d.last,
+        "card": state.units[d.card].name if d.card >= 0 else None,
+        "city": d.city,
+        "ref": _ref_out(state.cards, d.ref),
+        "index": d.index,
+    }
+
+
+def _common(state: GameState) -> dict[str, Any]:
+    """The public part shared by positions and observations."""
+    return {
+        "ruleset": state.cards.ruleset,
+        "cards": {"name": state.cards.name, "sha256": state.cards.sha256},
+        "config": {
+            "first_player": state.config.first_player,
+            "gods": list(state.config.gods),
+            "emissary": state.config.emissary,
+            "max_turns": state.config.max_turns,
+        },
+        "turn": state.turn,
+        "active": state.active,
+        "first_turn": state.first_turn,
+        "phase": state.phase,
+        "ply": state.ply,
+        "favor": state.favor,
+        "discard": [state.units[t].name for t in state.discard],
+        "cities": [[_names(state, state.cities[c][p]) for p in (0, 1)] for c in range(CITIES)],
+        "revealed": _names(state, state.revealed),
+        "limbo": _names(state, state.limbo),
+        "flags": {
+            "discount_used": state.discount_used,
+            "reward_used": state.reward_used,
+            "reveal_again_used": state.reveal_again_used,
+        },
+        "war": {"city": state.war_city, "victor": state.war_victor, "keep_step": state.keep_step},
+        "stack": [
+            {"ref": _ref_out(state.cards, ref), "index": i, "owner": o, "city": c} for ref, i, o, c in state.stack
+        ],
+        "pending": _pending_out(state, state.pending),
+    }
+
+
+def _tile_names(state: GameState, ids: list[int]) -> list[str]:
+    return [state.cards.rewards[r].name for r in ids]
+
+
+def _player(state: GameState, p: int, full: bool) -> dict[str, Any]:
+    slot = state.building[p]
+    out = {
+        "hand": _names(state, state.hands[p]) if full else None,
+        "hand_size": state.hand_size(p),
+        "known": _names(state, state.known[p]),
+        "coins": state.coins[p],
+        "unused_tiles": _tile_names(state, state.unused[p]) if full else None,
+        "unused_count": len(state.unused[p]),
+        "used_tiles": _tile_names(state, state.used[p]),
+        "building": state._structure(p, slot).name if slot >= 0 else None,
+        "under_count": sum(state.under[p]),
+        "completed": [state._structure(p, s).name for s in range(3) if state.completed[p][s]],
+        "destroyed": _names(state, state.destroyed[p]),
+    }
+    return out
+
+
+def to_position(state: GameState) -> dict[str, Any]:
+    """The full state as a JSON-ready dict (format ``omen-position/1``)."""
+    out = {"format": POSITION_FORMAT, **_common(state)}
+    out["rng"] = [f"{w:016x}" for w in state.rng.s]
+    out["deck"] = [state.units[t].name for t in state.deck]
+    out["city_tiles"] = [_tile_names(state, state.city_tiles[c]) for c in range(CITIES)]
+    out["players"] = []
+    for p in (0, 1):
+        player = _player(state, p, full=True)
+        player["under"] = _names(state, state.under[p])
+        player["emissary"] = state.units[state.emissaries[p]].name if state.emissaries[p] >= 0 else None
+        out["players"].append(player)
+    return out
+
+
+def observe(state: GameState, player: int) -> dict[str, Any]:
+    """What ``player`` knows (format ``omen-observation/1``): nothing hidden from them is in it."""
+    if player not in (0, 1):
+        raise FormatError(f"player: must be 0 or 1, got {player!r}")
+    out = {"format": OBSERVATION_FORMAT, "player": player, **_common(state)}
+    out["deck_size"] = len(state.deck)
+    out["city_tiles"] = [len(state.city_tiles[c]) for c in range(CITIES)]
+    out["players"] = [_player(state, p, full=(p == player)) for p in (0, 1)]
+    e = state.emissaries
+    out["players"][player]["emissary"] = state.units[e[player]].name if e[player] >= 0 else None
+    out["players"][1 - player]["emissary_chosen"] = e[1 - player] >= 0
+    return out
+
+
+# ------------------------------------------------------------------------------ reading
+
+
+class _Reader:
+    """Typed access to a JSON document that reports the path of every bad field."""
+
+    def __init__(self, cards: CardSet, root: str):
+        self.cards = cards
+        self.root = root
+        self.unit_ids = {u.name: u.index for u in cards.units}
+        self.tile_ids = {r.name: r.index for r in cards.rewards}
+
+    def fail(self, path: str, message: str):
+        raise FormatError(f"{path}: {message}")
+
+    def obj(self, data: Any, path: str) -> dict:
+        if not isinstance(data, dict):
+            self.fail(path, f"must be an object, got {type(data).__name__}")
+        return data
+
+    def get(self, obj: dict, key: str, path: str, default: Any = ...) -> Any:
+        if key not in obj:
+            if default is ...:
+                self.fail(f"{path}.{key}", "missing")
+            return default
+        return obj[key]
+
+    def int(self, value: Any, path: str, lo: int = 0, hi: int = 10**9) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(path, f"must be an integer, got {value!r}")
+        if not lo <= value <= hi:
+            self.fail(path, f"must be from {lo} to {hi}, got {value}")
+        return value
+
+    def bool(self, value: Any, path: str) -> bool:
+        if not isinstance(value, bool):
+            self.fail(path, f"must be true or false, got {value!r}")
+        return value
+
+    def choice(self, value: Any, path: str, choices: tuple) -> Any:
+        if value not in choices:
+            self.fail(path, f"unknown value {value!r} (expected one of {', '.join(map(str, choices))})")
+        return value
+
+    def list(self, value: Any, path: str, most: int = 200) -> list:
+        if not isinstance(value, list):
+            self.fail(path, f"must be a list, got {type(value).__name__}")
+        if len(value) > most:
+            self.fail(path, f"at most {most} entries, got {len(value)}")
+        return value
+
+    def units(self, value: Any, path: str) -> list[int]:
+        """A list of unit names, as unit ids."""
+        out = []
+        for i, name in enumerate(self.list(value, path)):
+            if name not in self.unit_ids:
+                self.fail(f"{path}[{i}]", f"unknown card {name!r}")
+            out.append(self.unit_ids[name])
+        return out
+
+    def counts(self, value: Any, path: str) -> list[int]:
+        counts = [0] * len(self.cards.units)
+        for t in self.units(value, path):
+            counts[t] += 1
+        return counts
+
+    def tiles(self, value: Any, path: str) -> list[int]:
+        out = []
+        for i, name in enumerate(self.list(value, path)):
+            if name not in self.tile_ids:
+                self.fail(f"{path}[{i}]", f"unknown reward tile {name!r}")
+            out.append(self.tile_ids[name])
+        return out
+
+    def structure_slot(self, value: Any, path: str, god: str) -> int:
+        for s in self.cards.structures_of(god):
+            if s.name == value:
+                return s.slot
+        self.fail(path, f"not a structure of {god}: {value!r}")
+
+    def ref(self, value: Any, path: str) -> tuple:
+        ref = list(self.list(value, path, most=16))
+        if not ref:
+            return ()
+        if ref[0] in _NAMED_REFS and len(ref) > 1:
+            table = {"unit": self.unit_ids, "reward": self.tile_ids,
+                     "structure": {s.name: s.index for s in self.cards.structures}}[_NAMED_REFS[ref[0]]]
+            if ref[1] not in table:
+                self.fail(f"{path}[1]", f"unknown {_NAMED_REFS[ref[0]]} {ref[1]!r}")
+            ref[1] = table[ref[1]]
+        out = tuple(ref)
+        from omen_search.reference.state import _program
+
+        try:
+            _program(self.cards, out)
+        except (KeyError, IndexError, TypeError, AttributeError):
+            self.fail(path, f"does not name an ability of the card set: {value!r}")
+        return out
+
+
+def _check_cards(doc: dict, cards: CardSet, root: str) -> None:
+    meta = doc.get("cards")
+    if isinstance(meta, dict) and meta.get("sha256") not in (None, cards.sha256):
+        raise FormatError(
+            f"{root}.cards.sha256: made with card set {meta.get('name')!r} ({str(meta.get('sha256'))[:12]}…), "
+            f"but the cards in use are {cards.name!r} ({cards.sha256[:12]}…); pass the same --cards file"
+        )
+
+
+def _config(r: _Reader, doc: dict, root: str) -> Config:
+    raw = r.obj(r.get(doc, "config", root, {}), f"{root}.config")
+    gods = r.list(raw.get("gods", list(GODS)), f"{root}.config.gods", most=2)
+    if len(gods) != 2:
+        r.fail(f"{root}.config.gods", "must name two gods")
+    for i, g in enumerate(gods):
+        r.choice(g, f"{root}.config.gods[{i}]", GODS)
+    if gods[0] == gods[1]:
+        r.fail(f"{root}.config.gods", "the two seats must have different gods")
+    return Config(
+        first_player=r.int(raw.get("first_player", 0), f"{root}.config.first_player", 0, 1),
+        gods=(gods[0], gods[1]),
+        emissary=r.bool(raw.get("emissary", False), f"{root}.config.emissary"),
+        max_turns=r.int(raw.get("max_turns", Config().max_turns), f"{root}.config.max_turns", 1, 10_000),
+    )
+
+
+def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
+    """Fields shared by positions and observations, into ``state``."""
+    T = state.T
+    state.turn = r.int(r.get(doc, "turn", root, 1), f"{root}.turn", 1, 100_000)
+    state.active = r.int(r.get(doc, "active", root), f"{root}.active", 0, 1)
+    state.first_turn = r.bool(r.get(doc, "first_turn", root, state.turn == 1), f"{root}.first_turn")
+    state.phase = r.choice(r.get(doc, "phase", root), f"{root}.phase", PHASES)
+    state.ply = r.int(r.get(doc, "ply", root, 0), f"{root}.ply", 0, 10**7)
+    state.favor = r.choice(r.get(doc, "favor", root), f"{root}.favor", GODS)
+    state.discard = r.units(r.get(doc, "discard", root, []), f"{root}.discard")
+    cities = r.list(r.get(doc, "cities", root), f"{root}.cities", most=CITIES)
+    if len(cities) != CITIES:
+        r.fail(f"{root}.cities", f"must list {CITIES} cities, got {len(cities)}")
+    state.cities = []
+    for c, sides in enumerate(cities):
+        sides = r.list(sides, f"{root}.cities[{c}]", most=2)
+        if len(sides) != 2:
+            r.fail(f"{root}.cities[{c}]", "must list the two sides (seat 0, seat 1)")
+        state.cities.append([r.counts(sides[p], f"{root}.cities[{c}][{p}]") for p in (0, 1)])
+        for p in (0, 1):
+            if state.side_count(c, p) > CAPACITY:
+                r.fail(f"{root}.cities[{c}][{p}]", f"capacity exceeded: {state.side_count(c, p)} unit-counts > {CAPACITY}")
+    state.revealed = r.counts(r.get(doc, "revealed", root, []), f"{root}.revealed")
+    state.limbo = r.counts(r.get(doc, "limbo", root, []), f"{root}.limbo")
+    flags = r.obj(r.get(doc, "flags", root, {}), f"{root}.flags")
+    for f in ("discount_used", "reward_used", "reveal_again_used"):
+        setattr(state, f, r.bool(flags.get(f, False), f"{root}.flags.{f}"))
+    war = r.obj(r.get(doc, "war", root, {}), f"{root}.war")
+    state.war_city = r.int(war.get("city", -1), f"{root}.war.city", -1, CITIES - 1)
+    state.war_victor = r.int(war.get("victor", -1), f"{root}.war.victor", -1, 1)
+    state.keep_step = r.int(war.get("keep_step", 0), f"{root}.war.keep_step", 0, 2)
+    state.stack = []
+    for i, f in enumerate(r.list(r.get(doc, "stack", root, []), f"{root}.stack", most=64)):
+        path = f"{root}.stack[{i}]"
+        f = r.obj(f, path)
+        ref = r.ref(r.get(f, "ref", path), f"{path}.ref")
+        state.stack.append((
+            ref,
+            r.int(r.get(f, "index", path, 0), f"{path}.index", 0, 64),
+            r.int(r.get(f, "owner", path), f"{path}.owner", 0, 1),
+            r.int(r.get(f, "city", path, -1), f"{path}.city", -1, CITIES - 1),
+        ))
+    pending = r.get(doc, "pending", root, None)
+    state.pending = None
+    if pending is not None:
+        path = f"{root}.pending"
+        d = r.obj(pending, path)
+        card = d.get("card")
+        state.pending = Pending(
+            kind=r.choice(r.get(d, "kind", path), f"{path}.kind", DECISIONS),
+            player=r.int(r.get(d, "player", path), f"{path}.player", 0, 1),
+            owner=r.int(d.get("owner", -1), f"{path}.owner", -1, 1),
+            n=r.int(d.get("n", 0), f"{path}.n", 0, 64),
+            last=r.int(d.get("last", 0), f"{path}.last", 0, CITIES * T),
+            card=r.units([card], f"{path}.card")[0] if card is not None else -1,
+            city=r.int(d.get("city", -1), f"{path}.city", -1, CITIES - 1),
+            ref=r.ref(d.get("ref", []), f"{path}.ref"),
+            index=r.int(d.get("index", -1), f"{path}.index", -1, 64),
+        )
+        if state.pending.ref and not 0 <= state.pending.index < len(_program_of(state, state.pending.ref)):
+            r.fail(f"{path}.index", "does not point at an effect of pending.ref")
+
+
+def _program_of(state: GameState, ref: tuple):
+    from omen_search.reference.state import _program
+
+    return _program(state.cards, ref)
+
+
+def _read_players(r: _Reader, doc: dict, root: str, state: GameState, full: tuple[bool, bool]) -> list[dict]:
+    players = r.list(r.get(doc, "players", root), f"{root}.players", most=2)
+    if len(players) != 2:
+        r.fail(f"{root}.players", "must list the two seats")
+    T = state.T
+    state.hands, state.known, state.under = [[0] * T, [0] * T], [[0] * T, [0] * T], [[0] * T, [0] * T]
+    state.unused, state.used, state.coins = [[], []], [[], []], [0, 0]
+    state.building, state.completed = [-1, -1], [[False] * 3, [False] * 3]
+    state.destroyed, state.emissaries = [[0] * T, [0] * T], [-1, -1]
+    raws = []
+    for p in (0, 1):
+        path = f"{root}.players[{p}]"
+        raw = r.obj(players[p], path)
+        raws.append(raw)
+        god = state.config.gods[p]
+        state.coins[p] = r.int(r.get(raw, "coins", path), f"{path}.coins", 0, COINS)
+        state.known[p] = r.counts(raw.get("known", []), f"{path}.known")
+        if full[p]:
+            state.hands[p] = r.counts(r.get(raw, "hand", path), f"{path}.hand")
+            if "hand_size" in raw and r.int(raw["hand_size"], f"{path}.hand_size", 0, 40) != state.hand_size(p):
+                r.fail(f"{path}.hand_size", f"is {raw['hand_size']} but hand lists {state.hand_size(p)} cards")
+            for t in range(T):
+                if state.known[p][t] > state.hands[p][t]:
+                    r.fail(f"{path}.known", f"lists {state.units[t].name!r} more often than the hand holds it")
+            state.unused[p] = sorted(r.tiles(r.get(raw, "unused_tiles", path, []), f"{path}.unused_tiles"))
+        else:
+            size = r.int(r.get(raw, "hand_size", path), f"{path}.hand_size", 0, 40)
+            if sum(state.known[p]) > size:
+                r.fail(f"{path}.known", f"lists {sum(state.known[p])} cards but hand_size is {size}")
+        state.used[p] = sorted(r.tiles(raw.get("used_tiles", []), f"{path}.used_tiles"))
+        building = raw.get("building")
+        if building is not None:
+            state.building[p] = r.structure_slot(building, f"{path}.building", god)
+        for i, name in enumerate(r.list(raw.get("completed", []), f"{path}.completed", most=3)):
+            slot = r.structure_slot(name, f"{path}.completed[{i}]", god)
+            if state.completed[p][slot]:
+                r.fail(f"{path}.completed[{i}]", f"{name!r} listed twice")
+            state.completed[p][slot] = True
+        if state.building[p] >= 0 and state.completed[p][state.building[p]]:
+            r.fail(f"{path}.building", "a completed structure cannot be being built")
+        state.destroyed[p] = r.counts(raw.get("destroyed", []), f"{path}.destroyed")
+    return raws
+
+
+def _check_conservation(r: _Reader, state: GameState, root: str, hidden: int | None) -> None:
+    """No more copies of a card than the set has; 40 cards, 9 tiles and 20 coins in all."""
+    seen = Counter(state.discard)
+    for t in range(state.T):
+        seen[t] += state.revealed[t] + state.limbo[t] + sum(state.cities[c][p][t] for c in range(CITIES) for p in (0, 1))
+        for p in (0, 1):
+            seen[t] += max(state.hands[p][t], state.known[p][t]) + state.under[p][t]
+        seen[t] += sum(1 for e in state.emissaries if e == t)
+    for t, n in seen.items():
+        if n > state.units[t].copies:
+            r.fail(root, f"{n} copies of {state.units[t].name!r} are placed but the set has {state.units[t].copies}")
+    if sum(state.coins) > COINS:
+        r.fail(f"{root}.players", f"{sum(state.coins)} coins in play but there are only {COINS}")
+
+
+def load_position(data: Any, cards: CardSet | None = None, root: str = "position") -> GameState:
+    """Build a :class:`GameState` from a position document (a dict, or JSON text).
+
+    Raises :class:`FormatError` naming the JSON path of the first bad field.
+    """
+    cards = cards or default_cards()
+    doc = _parse_json(data, root)
+    r = _Reader(cards, root)
+    if doc.get("format", POSITION_FORMAT) != POSITION_FORMAT:
+        r.fail(f"{root}.format", f"expected {POSITION_FORMAT!r}, got {doc.get('format')!r}")
+    _check_cards(doc, cards, root)
+    state = GameState(cards, _config(r, doc, root))
+    seed = r.int(doc.get("seed", 0), f"{root}.seed", 0, MASK64)
+    state.seed = seed
+    if "rng" in doc:
+        words = r.list(doc["rng"], f"{root}.rng", most=4)
+        try:
+            state.rng = Rng.from_state([int(w, 16) & MASK64 for w in words])
+        except (TypeError, ValueError):
+            r.fail(f"{root}.rng", "must be four hexadecimal state words")
+        if len(words) != 4 or not any(state.rng.s):
+            r.fail(f"{root}.rng", "must be four hexadecimal state words, not all zero")
+    else:
+        state.rng = Rng(seed)
+    _read_public(r, doc, root, state)
+    raws = _read_players(r, doc, root, state, (True, True))
+    for p in (0, 1):
+        path = f"{root}.players[{p}]"
+        state.under[p] = r.counts(raws[p].get("under", []), f"{path}.under")
+        if sum(state.under[p]) and state.building[p] < 0:
+            r.fail(f"{path}.under", "cards beneath a structure need 'building' to say which")
+        e = raws[p].get("emissary")
+        state.emissaries[p] = r.units([e], f"{path}.emissary")[0] if e is not None else -1
+    city_tiles = r.list(r.get(doc, "city_tiles", root), f"{root}.city_tiles", most=CITIES)
+    if len(city_tiles) != CITIES:
+        r.fail(f"{root}.city_tiles", f"must list {CITIES} stacks")
+    placed = state.unused[0] + state.unused[1] + state.used[0] + state.used[1]
+    named = [r.tiles(s, f"{root}.city_tiles[{c}]") if isinstance(s, list) else None for c, s in enumerate(city_tiles)]
+    placed += [t for s in named if s for t in s]
+    if len(set(placed)) != len(placed):
+        r.fail(f"{root}.city_tiles", "a reward tile is placed twice")
+    spare = [t for t in range(len(cards.rewards)) if t not in placed]
+    state.rng.shuffle(spare)
+    state.city_tiles = []
+    for c, s in enumerate(city_tiles):
+        if s is None or isinstance(s, list):
+            state.city_tiles.append(named[c] or [])
+        else:
+            n = r.int(s, f"{root}.city_tiles[{c}]", 0, 3)
+            state.city_tiles.append([spare.pop() for _ in range(min(n, len(spare)))])
+    if sum(map(len, state.city_tiles)) + len(placed) - sum(len(s) for s in named if s) != len(cards.rewards):
+        r.fail(f"{root}.city_tiles", f"the {len(cards.rewards)} reward tiles must all be placed")
+    _check_conservation(r, state, root, None)
+    if "deck" in doc:
+        state.deck = r.units(doc["deck"], f"{root}.deck")
+    else:
+        seen = Counter(state.discard)
+        for t in range(state.T):
+            seen[t] += state.revealed[t] + state.limbo[t] + sum(
+                state.cities[c][p][t] for c in range(CITIES) for p in (0, 1)
+            ) + sum(state.hands[p][t] + state.under[p][t] for p in (0, 1))
+            seen[t] += sum(1 for e in state.emissaries if e == t)
+        state.deck = [t for t in range(state.T) for _ in range(state.units[t].copies - seen[t])]
+        state.rng.shuffle(state.deck)
+    total = Counter(state.deck)
+    _check_exact(r, state, root, total)
+    if state.phase == GAME_OVER and state.pending is not None:
+        r.fail(f"{root}.pending", "a finished game has no pending decision")
+    try:
+        state._run()
+        state.legal_moves()
+    except OmenError:
+        raise
+    except Exception as exc:  # an inconsistent pending decision or stack that the checks above missed
+        r.fail(root, f"inconsistent game state ({type(exc).__name__}: {exc})")
+    return state
+
+
+def _check_exact(r: _Reader, state: GameState, root: str, deck: Counter) -> None:
+    for t in range(state.T):
+        n = deck[t] + state.discard.count(t) + state.revealed[t] + state.limbo[t]
+        n += sum(state.cities[c][p][t] for c in range(CITIES) for p in (0, 1))
+        n += sum(state.hands[p][t] + state.under[p][t] for p in (0, 1))
+        n += sum(1 for e in state.emissaries if e == t)
+        if n != state.units[t].copies:
+            r.fail(root, f"{state.units[t].name!r}: {n} copies placed, the set has {state.units[t].copies}")
+
+
+def _parse_json(data: Any, root: str) -> dict:
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"{root}: not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise FormatError(f"{root}: must be a JSON object, got {type(data).__name__}")
+    return data
+
+
+def load_observation(data: Any, cards: CardSet | None = None, root: str = "observation") -> dict[str, Any]:
+    """Validate an observation document and return it normalised (as :func:`observe` writes it).
+
+    Checks every name, count and capacity, and that the hidden counts add up to the 40 cards and 9
+    tiles of the set. Raises :class:`FormatError` naming the JSON path of the first bad field.
+    """
+    cards = cards or default_cards()
+    doc = _parse_json(data, root)
+    r = _Reader(cards, root)
+    if doc.get("format", OBSERVATION_FORMAT) != OBSERVATION_FORMAT:
+        r.fail(f"{root}.format", f"expected {OBSERVATION_FORMAT!r}, got {doc.get('format')!r}")
+    _check_cards(doc, cards, root)
+    state = GameState(cards, _config(r, doc, root))
+    me = r.int(r.get(doc, "player", root), f"{root}.player", 0, 1)
+    _read_public(r, doc, root, state)
+    raws = _read_players(r, doc, root, state, (me == 0, me == 1))
+    opp = 1 - me
+    opp_unused = r.int(r.get(raws[opp], "unused_count", f"{root}.players[{opp}]"), f"{root}.players[{opp}].unused_count", 0, 9)
+    under = [r.int(raws[p].get("under_count", 0), f"{root}.players[{p}].under_count", 0, 40) for p in (0, 1)]
+    for p in (0, 1):
+        if under[p] and state.building[p] < 0:
+            r.fail(f"{root}.players[{p}].under_count", "cards beneath a structure need 'building' to say which")
+    e = raws[me].get("emissary")
+    state.emissaries[me] = r.units([e], f"{root}.players[{me}].emissary")[0] if e is not None else -1
+    opp_emissary = r.bool(raws[opp].get("emissary_chosen", False), f"{root}.players[{opp}].emissary_chosen")
+    city_tiles = [r.int(n, f"{root}.city_tiles[{c}]", 0, 3) for c, n in
+                  enumerate(r.list(r.get(doc, "city_tiles", root), f"{root}.city_tiles", most=CITIES))]
+    if len(city_tiles) != CITIES:
+        r.fail(f"{root}.city_tiles", f"must list {CITIES} counts")
+    named = state.unused[me] + state.used[0] + state.used[1]
+    if len(set(named)) != len(named):
+        r.fail(f"{root}.players", "a reward tile is listed twice")
+    if sum(city_tiles) + len(named) + opp_unused != len(cards.rewards):
+        r.fail(f"{root}.city_tiles", f"tiles in cities and play areas must add up to {len(cards.rewards)}")
+    _check_conservation(r, state, root, None)
+    deck_size = r.int(r.get(doc, "deck_size", root), f"{root}.deck_size", 0, 40)
+    opp_hand = r.int(raws[opp]["hand_size"], f"{root}.players[{opp}].hand_size", 0, 40)
+    visible = len(state.discard) + sum(state.revealed) + sum(state.limbo) + state.hand_size(me)
+    visible += sum(sum(state.cities[c][p]) for c in range(CITIES) for p in (0, 1))
+    total = visible + deck_size + opp_hand + sum(under) + (state.emissaries[me] >= 0) + opp_emissary
+    if total != sum(u.copies for u in cards.units):
+        r.fail(f"{root}.deck_size", f"the cards add up to {total}, not {sum(u.copies for u in cards.units)}")
+    # Stand-ins for what the player cannot see (unit 0, tile -1): observe() shows only their counts.
+    state.hands[opp] = list(state.known[opp])
+    state.hands[opp][0] += opp_hand - sum(state.known[opp])
+    for p in (0, 1):
+        state.under[p][0] = under[p]
+    state.deck = [0] * deck_size
+    state.city_tiles = [[-1] * n for n in city_tiles]
+    state.unused[opp] = [-1] * opp_unused
+    state.emissaries[opp] = 0 if opp_emissary else -1
+    return observe(state, me)
+
+
+# ------------------------------------------------------------------------------ files
+
+
+def read_json_file(path: str | Path, what: str) -> Any:
+    """Read a JSON file; raises :class:`FormatError` naming the file on any problem."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise FormatError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise FormatError(f"{path}: {what} is not valid JSON: {exc}") from None
+
+
+def load_position_file(path: str | Path, cards_path: str | Path | None = None) -> GameState:
+    return load_position(read_json_file(path, "position"), load_cards(cards_path), root=str(path))

@@ -1,0 +1,110 @@
+"""Game records: the ruleset, card set, seed, players, every move in notation, and the result.
+
+A record replays exactly: the seed fixes every shuffle and the moves fix every decision.
+:func:`replay` re-plays one and checks every move, failing with the ply and the reason.
+Records are written to a temporary file and renamed, so a record is never half-written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from omen_search.cards import CardSet, default_cards
+from omen_search.errors import FormatError, IllegalMoveError, NotationError, RecordError
+from omen_search.moves import Move
+from omen_search.positions import _config, _Reader, read_json_file
+from omen_search.reference.state import GameState
+from omen_search.rng import MASK64
+
+RECORD_FORMAT = "omen-record/1"
+
+
+def make_record(state: GameState, players: list[str]) -> dict[str, Any]:
+    """The record of a game played from :meth:`GameState.new` (finished or not)."""
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "ruleset": state.cards.ruleset,
+        "cards": {"name": state.cards.name, "sha256": state.cards.sha256},
+        "seed": state.seed,
+        "config": {
+            "first_player": state.config.first_player,
+            "gods": list(state.config.gods),
+            "emissary": state.config.emissary,
+            "max_turns": state.config.max_turns,
+        },
+        "players": list(players),
+        "moves": [str(m) for m in state.moves],
+        "plies": state.ply,
+        "turns": state.turn,
+    }
+    if state.is_terminal():
+        record["scores"] = list(state.scores())
+        record["winner"] = state.winner()
+    return record
+
+
+def write_record(path: str | Path, record: dict[str, Any]) -> None:
+    """Write atomically: a temporary file in the same folder, then a rename."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(record, f, indent=1)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def replay(record: Any, cards: CardSet | None = None, upto: int | None = None) -> GameState:
+    """Re-play a record (a dict) move by move, checking each; stop after ``upto`` plies if given.
+
+    Raises :class:`RecordError` naming the ply and the reason for a record that does not replay,
+    and :class:`FormatError` for a malformed one.
+    """
+    cards = cards or default_cards()
+    if not isinstance(record, dict):
+        raise FormatError(f"record: must be a JSON object, got {type(record).__name__}")
+    r = _Reader(cards, "record")
+    if record.get("format") != RECORD_FORMAT:
+        r.fail("record.format", f"expected {RECORD_FORMAT!r}, got {record.get('format')!r}")
+    meta = r.obj(r.get(record, "cards", "record"), "record.cards")
+    if meta.get("sha256") != cards.sha256:
+        raise RecordError(
+            f"record.cards: played with card set {meta.get('name')!r}, not {cards.name!r}; pass its --cards file"
+        )
+    seed = r.int(r.get(record, "seed", "record"), "record.seed", 0, MASK64)
+    config = _config(r, record, "record")
+    moves = r.list(r.get(record, "moves", "record"), "record.moves", most=1_000_000)
+    if upto is not None and not 0 <= upto <= len(moves):
+        raise RecordError(f"ply {upto}: the record has {len(moves)} plies")
+    state = GameState.new(seed=seed, cards=cards, config=config)
+    for ply, text in enumerate(moves[:upto] if upto is not None else moves):
+        try:
+            state.apply(Move.parse(text))
+        except (NotationError, IllegalMoveError) as exc:
+            raise RecordError(f"ply {ply}: move {text!r} does not replay: {exc}") from None
+    if upto is None:
+        if not state.is_terminal() and "scores" in record:
+            raise RecordError(f"ply {len(moves)}: the moves end before the game does, but the record has scores")
+        if "scores" in record and list(state.scores()) != record["scores"]:
+            raise RecordError(
+                f"ply {len(moves)}: the record says scores {record['scores']}, the replay gives {list(state.scores())}"
+            )
+        if "winner" in record and state.winner() != record["winner"]:
+            raise RecordError(f"ply {len(moves)}: the record says winner {record['winner']}, the replay gives {state.winner()}")
+    return state
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file (validated when replayed); raises :class:`FormatError` if unreadable."""
+    data = read_json_file(path, "record")
+    if not isinstance(data, dict):
+        raise FormatError(f"{path}: a record must be a JSON object")
+    return data

@@ -1,0 +1,1076 @@
+"""The reference engine for Omen: Heir to the Dunes — the executable rulebook.
+
+Plain, readable Python; each rule cites its ruling id (``H-…`` in ``shared/rules``, ``D-…`` in
+``docs/rulings.md``). Speed is the Cython core's job; this engine is what the core is checked against.
+
+How the engine runs. A game is a sequence of *decisions*; every decision, whoever makes it, is a
+:class:`~omen_search.moves.Move` of the player who makes it. Between decisions the engine resolves
+everything automatic: the turn's *phase* machine (Wealth → Surge → War → Offering → end check) and a
+stack of *effect frames*. A frame is ``(ref, index, owner, city)``: ``ref`` names a list of
+effects in the card data (``("unit", 3, "reinforce")``, nested: ``ref + (i, "then")`` or
+``ref + (i, k)`` for option ``k`` of a ``choose``), ``index`` the next effect to resolve, ``owner``
+the player it resolves for and ``city`` the city "this city" means. An effect that needs a choice
+sets :attr:`pending`; the move that answers it continues the effect.
+
+Zones. Hands, city sides, cards under structures and cards revealed from a structure are multisets:
+count arrays indexed by unit id (order never matters there). The deck and the discard pile are lists
+with the top at the end. City reward stacks are lists with the top at the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from omen_search.cards import GODS, CardSet, Effect, Unit, default_cards
+from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.moves import Move
+from omen_search.rng import Rng
+
+CITIES = 3
+CAPACITY = 5  # H-surge-2
+HAND_LIMIT = 5  # H-offer-2
+COIN_LIMIT = 10  # H-offer-2
+COINS = 20
+START_HAND = 4
+START_COINS = 4
+DEFAULT_MAX_TURNS = 200  # D-end-2
+
+# Phases of the turn machine, in order.
+EMISSARY, WEALTH_REVEAL, WEALTH_AGAIN, WEALTH, SURGE_START, SURGE, WAR, WAR_KEEP, WAR_ENDURING, \
+    OFFERING, OFFERING_LIMITS, END_CHECK, GAME_OVER = (
+        "emissary", "wealth_reveal", "wealth_again", "wealth", "surge_start", "surge", "war",
+        "war_keep", "war_enduring", "offering", "offering_limits", "end_check", "game_over")
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision waiting for a move.
+
+    ``kind`` says what is being decided and ``player`` who decides. The rest is the decision's
+    progress: ``n`` picks left (or the keep budget), ``last`` the key of the previous pick (picks of
+    several cards are made in non-decreasing key order, so each set is reached by one sequence of
+    moves), ``card`` a unit id the decision is about, ``city`` "this city", ``ref``/``index`` the
+    effect being resolved and ``owner`` the player it resolves for.
+    """
+
+    kind: str
+    player: int
+    owner: int = -1
+    n: int = 0
+    last: int = 0
+    card: int = -1
+    city: int = -1
+    ref: tuple = ()
+    index: int = -1
+
+
+@dataclass(frozen=True)
+class Config:
+    """How a game is set up: who is first, which god each seat has, and the variants in play."""
+
+    first_player: int = 0
+    gods: tuple[str, str] = ("anubis", "horus")
+    emissary: bool = False
+    max_turns: int = DEFAULT_MAX_TURNS
+
+    def __post_init__(self) -> None:
+        if self.first_player not in (0, 1):
+            raise UsageError(f"first_player: must be 0 or 1, got {self.first_player!r}")
+        if sorted(self.gods) != sorted(GODS):
+            raise UsageError(f"gods: must be one each of {GODS}, got {self.gods!r}")
+        if not isinstance(self.max_turns, int) or self.max_turns < 1:
+            raise UsageError(f"max_turns: must be a positive integer, got {self.max_turns!r}")
+
+
+@lru_cache(maxsize=4096)
+def _program(cards: CardSet, ref: tuple) -> tuple[Effect, ...]:
+    """The list of effects a frame ``ref`` points at (see the module docstring)."""
+    kind = ref[0]
+    if kind == "unit":
+        effects = getattr(cards.units[ref[1]], ref[2])
+        rest = ref[3:]
+    elif kind == "reward":
+        effects, rest = cards.rewards[ref[1]].effects, ref[2:]
+    elif kind == "structure":
+        effects, rest = cards.structures[ref[1]].completed, ref[2:]
+    elif kind == "reinforce":  # H-surge-5: the choice of which REINFORCE to resolve
+        return (Effect("reinforce_choice"),)
+    elif kind == "maneuver":  # H-surge-7
+        return (Effect("move", n=cards.units[ref[1]].maneuver, mode="maneuver"),)
+    elif kind == "built":  # H-offer-1 (c): the revealed unit goes to the discard pile after LABOR
+        return (Effect("discard_built", n=ref[1]),)
+    else:
+        raise KeyError(ref)
+    while rest:
+        i, branch = rest[0], rest[1]
+        effects = effects[i].then if branch == "then" else effects[i].options[branch].effects
+        rest = rest[2:]
+    return effects
+
+
+class GameState:
+    """A game of Heir to the Dunes in progress, with the State interface every engine shares.
+
+    >>> s = GameState.new(seed=7)
+    >>> s.current_player, len(s.legal_moves()) > 0
+    (0, True)
+    """
+
+    # ------------------------------------------------------------------ construction
+
+    def __init__(self, cards: CardSet, config: Config):
+        self.cards = cards
+        self.config = config
+        self.units: tuple[Unit, ...] = cards.units
+        self.T = len(cards.units)
+        self.history: list[tuple] = []
+        self.moves: list[Move] = []
+
+    @classmethod
+    def new(cls, seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> GameState:
+        """Set up a game (rules Setup 1–4); ``seed`` fixes every shuffle of the game."""
+        state = cls(cards or default_cards(), config or Config())
+        state._setup(Rng(seed))
+        state.seed = seed
+        state._run()
+        return state
+
+    def _setup(self, rng: Rng) -> None:
+        T = self.T
+        self.rng = rng
+        tiles = list(range(len(self.cards.rewards)))
+        rng.shuffle(tiles)  # Setup 1: tiles[0:3] to city 0, [3:6] to city 1, [6:9] to city 2
+        self.city_tiles = [tiles[3 * c : 3 * c + 3] for c in range(CITIES)]
+        self.deck = self.cards.deck_list()
+        rng.shuffle(self.deck)  # Setup 2; the top of the deck is the end of the list
+        self.discard: list[int] = []
+        self.hands = [[0] * T, [0] * T]
+        self.known = [[0] * T, [0] * T]
+        self.cities = [[[0] * T, [0] * T] for _ in range(CITIES)]
+        self.under = [[0] * T, [0] * T]
+        self.revealed = [0] * T
+        self.limbo = [0] * T  # units of a side awaiting the keep decision after a war
+        self.building = [-1, -1]
+        self.completed = [[False] * 3, [False] * 3]
+        self.unused = [[], []]  # reward tiles won, face down (sorted ids)
+        self.used = [[], []]  # reward tiles used, face up (sorted ids)
+        self.coins = [0, 0]
+        self.destroyed = [[0] * T, [0] * T]  # ENDURING units destroyed in the current war
+        self.stack: list[tuple] = []
+        self.pending: Pending | None = None
+        self.emissaries = [-1, -1]
+        self.active = self.config.first_player
+        self.turn = 1
+        self.first_turn = True
+        self.discount_used = False
+        self.reward_used = False
+        self.reveal_again_used = False
+        self.war_city = -1
+        self.war_victor = -1
+        self.keep_step = 0
+        self.ply = 0
+        for p in (0, 1):
+            self._draw(p, START_HAND)
+            self._gain(p, START_COINS)
+        self.favor = self._god(1 - self.active)  # Setup 3: the second player's god is favored
+        self.phase = EMISSARY if self.config.emissary else WEALTH_REVEAL
+
+    # ------------------------------------------------------------------ the State interface
+
+    @property
+    def current_player(self) -> int:
+        """The player who makes the next decision (``-1`` once the game is over)."""
+        return self.pending.player if self.pending is not None else -1
+
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of :attr:`current_player`, in the engine's fixed generation order."""
+        if self.pending is None:
+            return []
+        return getattr(self, "_moves_" + self.pending.kind)(self.pending)
+
+    def apply(self, move: Move | str) -> None:
+        """Play ``move`` (a :class:`Move` or its notation) after checking that it is legal.
+
+        Raises :class:`IllegalMoveError` naming the move, the player and the ply.
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        legal = self.legal_moves()
+        if move not in legal:
+            who = f"player {self.current_player}" if self.pending else "nobody (the game is over)"
+            raise IllegalMoveError(
+                f"ply {self.ply}: {who} cannot play {str(move)!r} here"
+                + (f" ({self.pending.kind} decision; {len(legal)} legal moves)" if self.pending else "")
+            )
+        self.apply_trusted(move)
+
+    def apply_trusted(self, move: Move) -> None:
+        """Play a move known to be legal (one from :meth:`legal_moves`), without checking it."""
+        self.history.append(self._snapshot())
+        self.moves.append(move)
+        pending, self.pending = self.pending, None
+        self.ply += 1
+        getattr(self, "_do_" + pending.kind)(pending, move)
+        self._run()
+
+    def undo(self) -> Move:
+        """Take back the last move and return it; raises ``IndexError`` at the start of the game."""
+        if not self.history:
+            raise IndexError("undo: no move to take back")
+        self._restore(self.history.pop())
+        return self.moves.pop()
+
+    def clone(self) -> GameState:
+        """An independent copy, history included."""
+        other = GameState(self.cards, self.config)
+        other._restore(self._snapshot())
+        other.history = list(self.history)
+        other.moves = list(self.moves)
+        other.seed = getattr(self, "seed", None)
+        return other
+
+    def scores(self) -> tuple[int, int]:
+        """Victory points of each seat now (H-score-1)."""
+        return (self._score(0), self._score(1))
+
+    def winner(self) -> int | None:
+        """The winning seat once the game is over (H-score-1 tie-breaks always decide one)."""
+        if not self.is_terminal():
+            return None
+        key = [self._tiebreak_key(p) for p in (0, 1)]
+        return 0 if key[0] > key[1] else 1
+
+    def returns(self) -> tuple[float, float]:
+        """1 for the winner, 0 for the loser (0 each while the game goes on)."""
+        w = self.winner()
+        return (0.0, 0.0) if w is None else (float(w == 0), float(w == 1))
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Exactly what ``player`` knows, as a JSON-ready dict (see ``docs/formats.md``)."""
+        from omen_search.positions import observe
+
+        return observe(self, player)
+
+    # ------------------------------------------------------------------ snapshots (undo, clone)
+
+    _FIELDS = (
+        "deck", "discard", "city_tiles", "hands", "known", "cities", "under", "revealed", "limbo",
+        "building", "completed", "unused", "used", "coins", "destroyed", "stack", "pending",
+        "emissaries", "active", "turn", "first_turn", "discount_used", "reward_used",
+        "reveal_again_used", "war_city", "war_victor", "keep_step", "ply", "favor", "phase", "rng",
+    )
+
+    def _snapshot(self) -> tuple:
+        return tuple(_deep_copy(getattr(self, f)) for f in self._FIELDS)
+
+    def _restore(self, snap: tuple) -> None:
+        for f, v in zip(self._FIELDS, snap):
+            setattr(self, f, _deep_copy(v))
+
+    # ------------------------------------------------------------------ small helpers
+
+    def _god(self, player: int) -> str:
+        return self.config.gods[player]
+
+    def _favored(self, player: int) -> bool:
+        return self.favor == self._god(player)
+
+    def supply(self) -> int:
+        """Coins left in the supply (coins are conserved: 20 in all)."""
+        return COINS - self.coins[0] - self.coins[1]
+
+    def _resolves_for(self, unit: Unit, player: int) -> bool:
+        """H-dev-1: abilities of a unit devoted only to the opponent's god never resolve for you."""
+        return unit.devotion in ("neutral", "both", self._god(player))
+
+    def side_count(self, city: int, player: int) -> int:
+        """Unit-count of a side (COLOSSAL counts 2)."""
+        side = self.cities[city][player]
+        return sum(n * self.units[t].size for t, n in enumerate(side) if n)
+
+    def _fits(self, city: int, player: int, t: int) -> bool:
+        return self.side_count(city, player) + self.units[t].size <= CAPACITY  # H-surge-2
+
+    def hand_size(self, player: int) -> int:
+        return sum(self.hands[player])
+
+    def _take_top(self) -> int | None:
+        """Take the top card of the deck, reshuffling the discard pile if it is empty (H-deck-1)."""
+        if not self.deck:
+            if not self.discard:
+                return None
+            self.deck, self.discard = self.discard, []
+            self.rng.shuffle(self.deck)
+        return self.deck.pop()
+
+    def _draw(self, player: int, n: int) -> None:
+        for _ in range(n):
+            t = self._take_top()
+            if t is None:
+                return
+            self.hands[player][t] += 1
+
+    def _gain(self, player: int, n: int) -> None:
+        self.coins[player] += min(n, self.supply())  # no player gains more than the supply holds
+
+    def _to_hand_public(self, player: int, t: int) -> None:
+        """A card enters a hand from a public place: both players know it is there (H-hidden-1)."""
+        self.hands[player][t] += 1
+        self.known[player][t] += 1
+
+    def _leave_hand(self, player: int, t: int) -> None:
+        """A card leaves a hand (always face up): the opponent can no longer count on one known copy."""
+        self.hands[player][t] -= 1
+        if self.known[player][t] > 0:
+            self.known[player][t] -= 1
+
+    def _discard_card(self, t: int) -> None:
+        self.discard.append(t)
+
+    def _take_from_discard(self, t: int) -> None:
+        """Remove the copy of ``t`` nearest the top of the discard pile."""
+        for i in range(len(self.discard) - 1, -1, -1):
+            if self.discard[i] == t:
+                del self.discard[i]
+                return
+        raise AssertionError(f"unit {t} not in the discard pile")
+
+    def _counts(self, cards: list[int]) -> list[int]:
+        counts = [0] * self.T
+        for t in cards:
+            counts[t] += 1
+        return counts
+
+    def _name(self, t: int) -> str:
+        return self.units[t].name
+
+    def _id(self, name: str) -> int:
+        return self.cards.unit(name).index
+
+    def _structure(self, player: int, slot: int):
+        return self.cards.structures_of(self._god(player))[slot]
+
+    def _incomplete(self, player: int) -> list[int]:
+        return [s for s in range(3) if not self.completed[player][s]]
+
+    def _push(self, ref: tuple, owner: int, city: int = -1) -> None:
+        self.stack.append((ref, 0, owner, city))
+
+    # ------------------------------------------------------------------ the driver
+
+    def _run(self) -> None:
+        """Resolve everything automatic until a decision is pending or the game is over."""
+        while self.pending is None and self.phase != GAME_OVER:
+            if self.stack:
+                self._step_effect()
+            else:
+                getattr(self, "_phase_" + self.phase)()
+
+    def _step_effect(self) -> None:
+        ref, index, owner, city = self.stack[-1]
+        effects = _program(self.cards, ref)
+        if index >= len(effects):
+            self.stack.pop()
+            return
+        self.stack[-1] = (ref, index + 1, owner, city)
+        getattr(self, "_op_" + effects[index].op)(effects[index], ref, index, owner, city)
+
+    # ------------------------------------------------------------------ phases
+
+    def _phase_emissary(self) -> None:
+        """Emissary variant (Setup 4): each seat puts forward a unit, seat 0 first, unseen by the other."""
+        p = 0 if self.emissaries[0] < 0 else 1
+        if self.emissaries[p] < 0 and self.hand_size(p) > 0:
+            self.pending = Pending("emissary", p)
+            return
+        e = self.emissaries
+        if e[0] < 0 or e[1] < 0:  # D-emissary-1: an empty hand cannot put one forward
+            first = 0 if e[1] < 0 else 1
+        else:
+            u = [self.units[t] for t in e]
+            key = [(x.cost + x.strength + x.offering, x.strength) for x in u]
+            first = 0 if key[0] >= key[1] else 1  # ties: the oldest player (seat 0)
+        self.active = first
+        self.favor = self._god(1 - first)
+        for p in (0, 1):
+            if e[p] >= 0:
+                if p == first:
+                    self._discard_card(e[p])
+                else:
+                    self._to_hand_public(p, e[p])
+        self.emissaries = [-1, -1]
+        self.phase = WEALTH_REVEAL
+
+    def _phase_wealth_reveal(self) -> None:
+        self._god_reveal()  # H-wealth-1
+        self.phase = WEALTH_AGAIN
+
+    def _god_reveal(self) -> None:
+        t = self._take_top()
+        if t is None:
+            return
+        if self.units[t].devoted_to(self._god(self.active)):
+            self._to_hand_public(self.active, t)
+        else:
+            self._discard_card(t)
+
+    def _phase_wealth_again(self) -> None:
+        self.phase = WEALTH
+        if not self.reveal_again_used and any(
+            n and self.units[t].neutral for t, n in enumerate(self.hands[self.active])
+        ):
+            self.pending = Pending("reveal", self.active)
+
+    def _phase_wealth(self) -> None:
+        self.pending = Pending("wealth", self.active, n=self._wealth_actions())
+
+    def _wealth_actions(self) -> int:
+        return 2 if self.first_turn else 3  # H-wealth-2: the first player's first turn has 2
+
+    def _phase_surge_start(self) -> None:
+        """H-surge-1: a structure with enough cards beneath it completes at the start of Surge."""
+        p = self.active
+        self.phase = SURGE
+        slot = self.building[p]
+        if slot >= 0 and sum(self.under[p]) >= self._structure(p, slot).build:
+            self.completed[p][slot] = True
+            self.building[p] = -1
+            self.revealed = self.under[p]
+            self.under[p] = [0] * self.T
+            self._push(("structure", self._structure(p, slot).index), p)
+
+    def _phase_surge(self) -> None:
+        self.pending = Pending("surge", self.active)
+
+    def _phase_war(self) -> None:
+        torn = self.war_torn_cities()
+        if not torn:
+            self.phase = OFFERING
+        elif len(torn) == 1:
+            self._resolve_war(torn[0])
+        else:
+            self.pending = Pending("war", self.active)  # H-war-2
+
+    def war_torn_cities(self) -> list[int]:
+        """H-war-1: cities with reward tiles where the non-active side has ≥ 3 or both sides ≥ 5."""
+        other = 1 - self.active
+        return [
+            c
+            for c in range(CITIES)
+            if self.city_tiles[c]
+            and (
+                self.side_count(c, other) >= 3
+                or self.side_count(c, other) + self.side_count(c, self.active) >= 5
+            )
+        ]
+
+    def strength(self, city: int, player: int) -> int:
+        """H-war-3 and H-surge-6: printed strength, +1 for each INVOCATION unit while favored."""
+        bonus = 1 if self._favored(player) else 0
+        return sum(
+            n * (self.units[t].strength + (bonus if self.units[t].invocation else 0))
+            for t, n in enumerate(self.cities[city][player])
+        )
+
+    def _printed_cost(self, city: int, player: int) -> int:
+        return sum(n * self.units[t].cost for t, n in enumerate(self.cities[city][player]))
+
+    def _resolve_war(self, city: int) -> None:
+        """H-war-3, H-war-4: strength decides, then printed cost; the victor takes the top tile."""
+        a, b = self.active, 1 - self.active
+        key = [(self.strength(city, p), self._printed_cost(city, p)) for p in (0, 1)]
+        victor = -1 if key[a] == key[b] else (0 if key[0] > key[1] else 1)
+        if victor >= 0:
+            tile = self.city_tiles[city].pop()
+            self.unused[victor].append(tile)
+            self.unused[victor].sort()
+        self.war_city, self.war_victor, self.keep_step = city, victor, 0
+        self.phase = WAR_KEEP
+
+    def _phase_war_keep(self) -> None:
+        """H-war-4: the active player chooses what to keep first, then the other player."""
+        if self.keep_step == 2:
+            self.keep_step = 0
+            self.phase = WAR_ENDURING
+            return
+        p = self.active if self.keep_step == 0 else 1 - self.active
+        self.keep_step += 1
+        limit = 1 if p == self.war_victor else 2
+        if self.side_count(self.war_city, p) <= limit:
+            return
+        self.limbo = self.cities[self.war_city][p]
+        self.cities[self.war_city][p] = [0] * self.T
+        self.pending = Pending("keep", p, n=limit, city=self.war_city)
+        if not self._moves_keep(self.pending)[:-1]:  # nothing fits: everything is destroyed
+            self.pending = None
+            self._destroy_limbo(p)
+
+    def _destroy_limbo(self, p: int) -> None:
+        """Units not kept after a war are destroyed; ENDURING ones are remembered for their owner."""
+        for t, n in enumerate(self.limbo):
+            for _ in range(n):
+                self._discard_card(t)
+            if n and self.units[t].enduring and self._resolves_for(self.units[t], p):
+                self.destroyed[p][t] += n  # D-enduring-1
+        self.limbo = [0] * self.T
+
+    def _phase_war_enduring(self) -> None:
+        """ENDURING: each owner, the active player first, may return destroyed units (H-enduring-1)."""
+        for p in (self.active, 1 - self.active):
+            if any(self.destroyed[p]):
+                if self.hand_size(p) >= 1:
+                    self.pending = Pending("enduring", p)
+                    return
+                self.destroyed[p] = [0] * self.T
+        self.war_city = self.war_victor = -1
+        self.phase = WAR
+
+    def _phase_offering(self) -> None:
+        self.pending = Pending("offering", self.active)
+
+    def _phase_offering_limits(self) -> None:
+        """H-offer-2: discard down to 5 cards (your choice), return coins above 10."""
+        p = self.active
+        excess = self.hand_size(p) - HAND_LIMIT
+        self.phase = END_CHECK
+        if excess > 0:
+            self.pending = Pending("discard", p, owner=p, n=excess)
+        # coins are returned after the discards, in END_CHECK
+
+    def _phase_end_check(self) -> None:
+        """H-end-1 (and D-end-2, the turn limit): end the game or pass the turn."""
+        p = self.active
+        self.coins[p] = min(self.coins[p], COIN_LIMIT)
+        empty = sum(1 for c in range(CITIES) if not self.city_tiles[c])
+        if empty >= 2 or any(all(done) for done in self.completed) or self.turn >= self.config.max_turns:
+            self.phase = GAME_OVER
+            return
+        self.active = 1 - p
+        self.turn += 1
+        self.first_turn = False
+        self.discount_used = self.reward_used = self.reveal_again_used = False
+        self.phase = WEALTH_REVEAL
+
+    # ------------------------------------------------------------------ scoring
+
+    def _treasured_in_hand(self, p: int) -> int:
+        return sum(n for t, n in enumerate(self.hands[p]) if self.units[t].treasured)
+
+    def _score(self, p: int) -> int:
+        vp = 2 * len(self.unused[p]) + len(self.used[p]) + self._treasured_in_hand(p)
+        return vp + sum(self._structure(p, s).vp for s in range(3) if self.completed[p][s])
+
+    def _tiebreak_key(self, p: int) -> tuple:
+        return (self._score(p), len(self.unused[p]), self._treasured_in_hand(p), self._favored(p))
+
+    # ------------------------------------------------------------------ playing a unit
+
+    def _play_unit(self, p: int, t: int, city: int, paid: bool) -> None:
+        """Put a unit into a city and trigger what playing it triggers (H-surge-2 … H-surge-7).
+
+        The caller has taken the card from where it was. ``paid`` plays from hand at cost (with the
+        first-unit discount, H-surge-3); free plays (Divine Mandate, a completed structure) neither pay
+        nor use the discount (H-card-8, H-surge-1).
+        """
+        u = self.units[t]
+        god = self._god(p)
+        if paid:
+            cost = u.cost
+            if u.devoted_to(god) and not self.discount_used:
+                cost = max(0, cost - 1)
+                self.discount_used = True
+            self.coins[p] -= cost
+        self.cities[city][p][t] += 1
+        # H-surge-4: favor flips before abilities when the unit is devoted to the god not favored.
+        if u.devotion == "both":
+            self.favor = GODS[1 - GODS.index(self.favor)]
+        elif u.devotion in GODS and u.devotion != self.favor:
+            self.favor = u.devotion
+        if not self._resolves_for(u, p):
+            return
+        # D-play-1: REINFORCE, then INVOCATION, then MANEUVER (pushed in reverse: a stack).
+        if u.maneuver:
+            self._push(("maneuver", t), p, city)
+        if u.invocation and self._favored(p):  # H-surge-6, checked after the favor flip
+            self._push(("unit", t, "invocation"), p, city)
+        if u.devoted_to(god):  # H-surge-5
+            self._push(("reinforce",), p, city)
+
+    def _play_cost(self, p: int, t: int) -> int:
+        u = self.units[t]
+        if u.devoted_to(self._god(p)) and not self.discount_used:
+            return max(0, u.cost - 1)
+        return u.cost
+
+    def _play_moves(self, p: int, counts: list[int], paid: bool, only_god: bool = False) -> list[Move]:
+        moves = []
+        for t, n in enumerate(counts):
+            if not n or (only_god and not self.units[t].devoted_to(self._god(p))):
+                continue
+            if paid and self._play_cost(p, t) > self.coins[p]:
+                continue
+            for c in range(CITIES):
+                if self._fits(c, p, t):
+                    moves.append(Move("play", card=self._name(t), city=c))
+        return moves
+
+    # ------------------------------------------------------------------ choosing several cards
+
+    @staticmethod
+    def _pick_keys(counts: list[int], last: int, remaining: int, mandatory: bool) -> list[int]:
+        """Keys ``k >= last`` with ``counts[k] > 0``; for a mandatory pick, only keys that leave
+        enough at or above them to finish (so every sequence of picks can complete)."""
+        keys = []
+        suffix = sum(counts[last:])
+        for k in range(last, len(counts)):
+            if counts[k] and (not mandatory or suffix >= remaining):
+                keys.append(k)
+            suffix -= counts[k]
+        return keys
+
+    # ------------------------------------------------------------------ decisions: moves and effects
+    # For each decision kind X: _moves_X lists the legal moves, _do_X plays one.
+
+    def _moves_emissary(self, d: Pending) -> list[Move]:
+        return [Move("emissary", card=self._name(t)) for t, n in enumerate(self.hands[d.player]) if n]
+
+    def _do_emissary(self, d: Pending, m: Move) -> None:
+        t = self._id(m.card)
+        self.hands[d.player][t] -= 1  # set aside face down: its known status is kept
+        if self.known[d.player][t] > self.hands[d.player][t]:
+            self.known[d.player][t] = self.hands[d.player][t]
+        self.emissaries[d.player] = t
+
+    def _moves_reveal(self, d: Pending) -> list[Move]:
+        hand = self.hands[d.player]
+        return [Move("reveal", card=self._name(t)) for t, n in enumerate(hand) if n and self.units[t].neutral] + [
+            Move("pass")
+        ]
+
+    def _do_reveal(self, d: Pending, m: Move) -> None:
+        if m.verb == "pass":
+            return
+        t = self._id(m.card)
+        self._leave_hand(d.player, t)
+        self._discard_card(t)
+        self.reveal_again_used = True
+        self._god_reveal()
+
+    def _moves_wealth(self, d: Pending) -> list[Move]:
+        return [Move("wealth", draw=k, coin=d.n - k) for k in range(d.n, -1, -1)]
+
+    def _do_wealth(self, d: Pending, m: Move) -> None:
+        """H-wealth-2: all actions chosen at once; all draws or all coins earn one more."""
+        draws = m.draw + (1 if m.draw == d.n else 0)
+        coins = m.coin + (1 if m.draw == 0 else 0)
+        self._draw(d.player, draws)
+        self._gain(d.player, coins)
+        self.phase = SURGE_START
+
+    def _moves_surge(self, d: Pending) -> list[Move]:
+        p = d.player
+        moves = self._play_moves(p, self.hands[p], paid=True)
+        if not self.reward_used:
+            moves += [Move("use", card=self.cards.rewards[r].name) for r in self.unused[p]]
+        return moves + [Move("end")]
+
+    def _do_surge(self, d: Pending, m: Move) -> None:
+        p = d.player
+        if m.verb == "end":
+            self.phase = WAR
+        elif m.verb == "use":
+            r = self.cards.reward(m.card).index
+            self.unused[p].remove(r)
+            self.used[p].append(r)
+            self.used[p].sort()
+            self.reward_used = True
+            self._push(("reward", r), p)
+        else:
+            t = self._id(m.card)
+            self._leave_hand(p, t)
+            self._play_unit(p, t, m.city, paid=True)
+
+    def _op_reinforce_choice(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        if self._moves_reinforce(Pending("reinforce", owner))[:-1]:
+            self.pending = Pending("reinforce", owner)
+
+    def _moves_reinforce(self, d: Pending) -> list[Move]:
+        p, god = d.player, self._god(d.player)
+        moves = [
+            Move("reinforce", card=self._name(t), city=c)
+            for c in range(CITIES)
+            for t, n in enumerate(self.cities[c][p])
+            if n and self.units[t].reinforce and self.units[t].devoted_to(god)
+        ]
+        return moves + [Move("pass")]
+
+    def _do_reinforce(self, d: Pending, m: Move) -> None:
+        if m.verb == "reinforce":
+            self._push(("unit", self._id(m.card), "reinforce"), d.player, m.city)
+
+    def _moves_war(self, d: Pending) -> list[Move]:
+        return [Move("war", city=c) for c in self.war_torn_cities()]
+
+    def _do_war(self, d: Pending, m: Move) -> None:
+        self._resolve_war(m.city)
+
+    def _moves_keep(self, d: Pending) -> list[Move]:
+        keys = [t for t in range(d.last, self.T) if self.limbo[t] and self.units[t].size <= d.n]
+        return [Move("keep", card=self._name(t)) for t in keys] + [Move("pass")]
+
+    def _do_keep(self, d: Pending, m: Move) -> None:
+        p = d.player
+        if m.verb == "keep":
+            t = self._id(m.card)
+            self.limbo[t] -= 1
+            self.cities[d.city][p][t] += 1
+            nxt = replace(d, n=d.n - self.units[t].size, last=t)
+            if self._moves_keep(nxt)[:-1]:
+                self.pending = nxt
+                return
+        self._destroy_limbo(p)
+
+    def _moves_enduring(self, d: Pending) -> list[Move]:
+        return [Move("enduring", card=self._name(t)) for t, n in enumerate(self.destroyed[d.player]) if n] + [
+            Move("pass")
+        ]
+
+    def _do_enduring(self, d: Pending, m: Move) -> None:
+        p = d.player
+        if m.verb == "pass":
+            self.destroyed[p] = [0] * self.T
+            return
+        t = self._id(m.card)
+        self.destroyed[p][t] -= 1
+        self._take_from_discard(t)
+        self._to_hand_public(p, t)
+        self.pending = Pending("discard", p, owner=p, n=1, card=t)  # "then discard 1 other card"
+
+    def _moves_discard(self, d: Pending) -> list[Move]:
+        """Discard from your own hand: hand limit, an effect's discard, ENDURING's "other card",
+        and "an opponent discards" (decided by the opponent, whose hand it is)."""
+        hand = list(self.hands[d.player])
+        if d.card >= 0:
+            hand[d.card] -= 1  # ENDURING: "1 other card"
+        keys = self._pick_keys(hand, d.last, d.n, mandatory=True)
+        return [Move("discard", card=self._name(t)) for t in keys]
+
+    def _do_discard(self, d: Pending, m: Move) -> None:
+        p = d.player
+        t = self._id(m.card)
+        self._leave_hand(p, t)
+        if d.ref and _program(self.cards, d.ref)[d.index].steal_if and self.units[t].devoted_to(
+            _program(self.cards, d.ref)[d.index].steal_if
+        ):
+            self._to_hand_public(d.owner, t)  # "If it is an Anubis card, add it to your hand."
+        else:
+            self._discard_card(t)
+        if d.n > 1:
+            self.pending = replace(d, n=d.n - 1, last=t)
+
+    # -- effect ops
+
+    def _op_draw(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        self._draw(owner, e.n)
+
+    def _op_gain(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        self._gain(owner, e.n)
+
+    def _op_favor(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        self.favor = self._god(owner)  # H-card-9: even if it already is
+
+    def _op_if_favored(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        if self._favored(owner):
+            self._push(ref + (index, "then"), owner, city)
+
+    def _op_discard(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        n = min(e.n, self.hand_size(owner))
+        if n:
+            self.pending = Pending("discard", owner, owner=owner, n=n)
+
+    def _op_opponent_discards(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        """H-card-1: the opponent chooses which cards; fewer if they have fewer."""
+        opp = 1 - owner
+        n = min(e.n, self.hand_size(opp))
+        if n:
+            self.pending = Pending("discard", opp, owner=owner, n=n, ref=ref, index=index)
+
+    def _op_reveal_hand_discard(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        """H-card-1: the hand becomes known; the active player picks up to N matching cards."""
+        opp = 1 - owner
+        self.known[opp] = list(self.hands[opp])
+        d = Pending("trash", owner, owner=owner, n=e.n, ref=ref, index=index)
+        if self._moves_trash(d)[:-1]:
+            self.pending = d
+
+    def _moves_trash(self, d: Pending) -> list[Move]:
+        e = _program(self.cards, d.ref)[d.index]
+        hand = self.hands[1 - d.player]
+        keys = [t for t in range(d.last, self.T) if hand[t] and self.units[t].matches(e.filter)]
+        return [Move("discard", card=self._name(t)) for t in keys] + [Move("pass")]
+
+    def _do_trash(self, d: Pending, m: Move) -> None:
+        if m.verb == "pass":
+            return
+        t = self._id(m.card)
+        self._leave_hand(1 - d.player, t)
+        self._discard_card(t)
+        nxt = replace(d, n=d.n - 1, last=t)
+        if nxt.n and self._moves_trash(nxt)[:-1]:
+            self.pending = nxt
+
+    def _op_entomb(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        if not self._incomplete(owner):
+            return  # H-entomb-1
+        d = Pending("entomb", owner, owner=owner, n=e.n, city=city, ref=ref, index=index)
+        total = sum(self._entomb_counts(d))
+        if total:
+            self.pending = replace(d, n=e.n if e.up_to else min(e.n, total))
+
+    def _entomb_counts(self, d: Pending) -> list[int]:
+        """Candidates keyed ``city * T + unit`` (the key order of the picks)."""
+        e = _program(self.cards, d.ref)[d.index]
+        side = d.owner if e.side == "own" else 1 - d.owner
+        counts = [0] * (CITIES * self.T)
+        for c in range(CITIES):
+            if e.where == "this_city" and c != d.city:
+                continue
+            for t, n in enumerate(self.cities[c][side]):
+                if n and self.units[t].matches(e.filter):
+                    counts[c * self.T + t] = n
+        return counts
+
+    def _moves_entomb(self, d: Pending) -> list[Move]:
+        e = _program(self.cards, d.ref)[d.index]
+        keys = self._pick_keys(self._entomb_counts(d), d.last, d.n, mandatory=not e.up_to)
+        moves = [Move("entomb", card=self._name(k % self.T), city=k // self.T) for k in keys]
+        return moves + ([Move("pass")] if e.up_to else [])
+
+    def _do_entomb(self, d: Pending, m: Move) -> None:
+        if m.verb == "pass":
+            return
+        t = self._id(m.card)
+        rest = replace(d, n=d.n - 1, last=m.city * self.T + t)
+        choices = self._incomplete(d.owner)
+        if self.building[d.owner] < 0 and len(choices) > 1:
+            # the unit stays in its city until the structure is chosen; ``last`` says which it is
+            self.pending = replace(rest, kind="structure", player=d.owner)
+            return
+        self._entomb_under(rest, self.building[d.owner] if self.building[d.owner] >= 0 else choices[0])
+
+    def _entomb_under(self, d: Pending, slot: int) -> None:
+        """ENTOMB: beneath the structure being built, else the chosen incomplete one, which starts it.
+
+        ``d.last`` is the entombed unit's key (``city * T + unit``); then the next pick, if any."""
+        e = _program(self.cards, d.ref)[d.index]
+        city, t = divmod(d.last, self.T)
+        self.cities[city][d.owner if e.side == "own" else 1 - d.owner][t] -= 1
+        self.under[d.owner][t] += 1
+        self.building[d.owner] = slot
+        if d.n > 0 and self._moves_entomb(d)[: (-1 if e.up_to else None)]:
+            self.pending = replace(d, kind="entomb")
+
+    def _moves_structure(self, d: Pending) -> list[Move]:
+        return [Move("structure", card=self._structure(d.player, s).name) for s in self._incomplete(d.player)]
+
+    def _do_structure(self, d: Pending, m: Move) -> None:
+        self._entomb_under(d, self.cards.structure(m.card).slot)
+
+    def _op_reclaim(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        """H-card-2: up to N units of your choice from the discard pile into your hand."""
+        if self.discard:
+            self.pending = Pending("reclaim", owner, owner=owner, n=e.n)
+
+    def _moves_reclaim(self, d: Pending) -> list[Move]:
+        counts = self._counts(self.discard)
+        return [Move("take", card=self._name(t)) for t in range(d.last, self.T) if counts[t]] + [Move("pass")]
+
+    def _do_reclaim(self, d: Pending, m: Move) -> None:
+        if m.verb == "pass":
+            return
+        t = self._id(m.card)
+        self._take_from_discard(t)
+        self._to_hand_public(d.player, t)
+        nxt = replace(d, n=d.n - 1, last=t)
+        if nxt.n and self._moves_reclaim(nxt)[:-1]:
+            self.pending = nxt
+
+    def _op_move(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        d = Pending("move", owner, owner=owner, n=e.n, city=city, ref=ref, index=index)
+        if self._moves_move(d)[:-1]:
+            self.pending = d
+
+    def _moves_move(self, d: Pending) -> list[Move]:
+        """MANEUVER (H-surge-7): units without MANEUVER into or out of this city; Sandstorm
+        (H-card-7): any unit of yours to another city. Capacity applies to both."""
+        e = _program(self.cards, d.ref)[d.index]
+        p = d.player
+        moves = []
+        for src in range(CITIES):
+            for t, n in enumerate(self.cities[src][p]):
+                if not n or (e.mode == "maneuver" and self.units[t].maneuver):
+                    continue
+                for dst in range(CITIES):
+                    if dst == src or not self._fits(dst, p, t):
+                        continue
+                    if e.mode == "maneuver" and d.city not in (src, dst):
+                        continue
+                    moves.append(Move("move", card=self._name(t), city=src, to=dst))
+        return moves + [Move("pass")]
+
+    def _do_move(self, d: Pending, m: Move) -> None:
+        if m.verb == "pass":
+            return
+        t = self._id(m.card)
+        self.cities[m.city][d.player][t] -= 1
+        self.cities[m.to][d.player][t] += 1  # moved units resolve no abilities
+        nxt = replace(d, n=d.n - 1)
+        if nxt.n and self._moves_move(nxt)[:-1]:
+            self.pending = nxt
+
+    def _op_destroy_all(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        """Great Scouring (H-card-6): not a war, so ENDURING does not trigger."""
+        destroyed = 0
+        for c in range(CITIES):
+            for p in (0, 1):
+                side = self.cities[c][p]
+                for t in range(self.T):
+                    if side[t] and self.units[t].matches(e.filter):
+                        for _ in range(side[t]):
+                            self._discard_card(t)
+                        destroyed += side[t]
+                        side[t] = 0
+        self._draw(owner, destroyed * e.draw_each)
+
+    def _op_steal_unit(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        """H-card-3: you choose the opposing unit in this city; it goes to your hand, known."""
+        d = Pending("steal", owner, owner=owner, city=city, ref=ref, index=index)
+        if self._moves_steal(d):
+            self.pending = d
+
+    def _moves_steal(self, d: Pending) -> list[Move]:
+        e = _program(self.cards, d.ref)[d.index]
+        side = self.cities[d.city][1 - d.player]
+        return [Move("take", card=self._name(t)) for t, n in enumerate(side) if n and self.units[t].matches(e.filter)]
+
+    def _do_steal(self, d: Pending, m: Move) -> None:
+        t = self._id(m.card)
+        self.cities[d.city][1 - d.player][t] -= 1
+        self._to_hand_public(d.player, t)
+        self._push(d.ref + (d.index, "then"), d.player, d.city)  # "If you do, …"
+
+    def _op_play_free(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        """Divine Mandate (H-card-8): a normal play without cost, not using the discount."""
+        if self._play_moves(owner, self.hands[owner], paid=False):
+            self.pending = Pending("play_free", owner)
+
+    def _moves_play_free(self, d: Pending) -> list[Move]:
+        return self._play_moves(d.player, self.hands[d.player], paid=False)
+
+    def _do_play_free(self, d: Pending, m: Move) -> None:
+        t = self._id(m.card)
+        self._leave_hand(d.player, t)
+        self._play_unit(d.player, t, m.city, paid=False)
+
+    def _op_unearth(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        """A completed structure (H-surge-1): play 1 god card at no cost, or take up to K cards."""
+        self.pending = Pending("unearth", owner, owner=owner, n=e.take)
+
+    def _moves_unearth(self, d: Pending) -> list[Move]:
+        moves = []
+        if d.last == 0 and d.card < 0:  # before any card is taken
+            moves = self._play_moves(d.player, self.revealed, paid=False, only_god=True)
+        key0 = max(d.last, 0)
+        moves += [Move("take", card=self._name(t)) for t in range(key0, self.T) if self.revealed[t]]
+        return moves + [Move("pass")]
+
+    def _do_unearth(self, d: Pending, m: Move) -> None:
+        p = d.player
+        if m.verb == "take":
+            t = self._id(m.card)
+            self.revealed[t] -= 1
+            self._to_hand_public(p, t)
+            nxt = replace(d, n=d.n - 1, last=t, card=t)
+            if nxt.n and any(self.revealed):
+                self.pending = nxt
+                return
+        elif m.verb == "play":
+            t = self._id(m.card)
+            self.revealed[t] -= 1
+            self._unearth_rest()
+            self._play_unit(p, t, m.city, paid=False)
+            return
+        self._unearth_rest()
+
+    def _unearth_rest(self) -> None:
+        """Cards not taken from a completed structure go to the discard pile (unit id order)."""
+        for t, n in enumerate(self.revealed):
+            for _ in range(n):
+                self._discard_card(t)
+        self.revealed = [0] * self.T
+
+    def _op_choose(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        self.pending = Pending("choose", owner, owner=owner, city=city, ref=ref, index=index)
+
+    def _moves_choose(self, d: Pending) -> list[Move]:
+        return [Move("choose", label=o.label) for o in _program(self.cards, d.ref)[d.index].options]
+
+    def _do_choose(self, d: Pending, m: Move) -> None:
+        options = _program(self.cards, d.ref)[d.index].options
+        k = next(i for i, o in enumerate(options) if o.label == m.label)
+        self._push(d.ref + (d.index, k), d.owner, d.city)
+
+    def _op_discard_built(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
+        self._discard_card(e.n)
+
+    # -- offering
+
+    def _moves_offering(self, d: Pending) -> list[Move]:
+        """H-offer-1: pass, offer a unit for cards and coins, or BUILD with it."""
+        p = d.player
+        moves = [Move("pass")]
+        slots = [self.building[p]] if self.building[p] >= 0 else self._incomplete(p)
+        for t, n in enumerate(self.hands[p]):
+            if not n:
+                continue
+            v = self.units[t].offering
+            moves += [Move("offer", card=self._name(t), draw=k, coin=v - k) for k in range(v, -1, -1)]
+            moves += [Move("build", card=self._name(t), target=self._structure(p, s).name) for s in slots]
+        return moves
+
+    def _do_offering(self, d: Pending, m: Move) -> None:
+        p = d.player
+        self.phase = OFFERING_LIMITS
+        if m.verb == "pass":
+            return
+        t = self._id(m.card)
+        self._leave_hand(p, t)
+        if m.verb == "offer":
+            self._discard_card(t)
+            self._draw(p, m.draw)
+            self._gain(p, m.coin)
+            return
+        slot = self.cards.structure(m.target).slot
+        self.building[p] = slot
+        for _ in range(self.units[t].strength):  # face down from the top of the deck
+            c = self._take_top()
+            if c is None:
+                break
+            self.under[p][c] += 1
+        self._push(("built", t), p)  # then the unit goes to the discard pile …
+        if self.units[t].labor:
+            self._push(("unit", t, "labor"), p)  # … after its LABOR resolves
+
+
+def _deep_copy(v: Any) -> Any:
+    """Copy nested lists (the only mutable things in a snapshot); the generator by its words."""
+    if isinstance(v, list):
+        return [_deep_copy(x) for x in v] if v and isinstance(v[0], list) else list(v)
+    if isinstance(v, Rng):
+        return Rng.from_state(v.s)
+    return v

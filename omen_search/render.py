@@ -1,0 +1,51 @@
+"""Readable text for people: the board, a move with who made it, the final result."""
+
+from __future__ import annotations
+
+from omen_search.moves import Move
+from omen_search.reference.state import CITIES, GameState
+
+
+def _side(state: GameState, city: int, p: int) -> str:
+    units = [f"{state.units[t].name}" + (f" x{n}" if n > 1 else "") for t, n in enumerate(state.cities[city][p]) if n]
+    return ", ".join(units) if units else "-"
+
+
+def god_name(god: str) -> str:
+    return god.capitalize()
+
+
+def describe_board(state: GameState) -> str:
+    """A few lines: each city with its tiles, strength and units; each seat's resources and VP."""
+    lines = []
+    for c in range(CITIES):
+        lines.append(
+            f"    city{c} [{len(state.city_tiles[c])} tiles]  "
+            f"seat0 ({state.strength(c, 0)}): {_side(state, c, 0)}  |  seat1 ({state.strength(c, 1)}): {_side(state, c, 1)}"
+        )
+    scores = state.scores()
+    for p in (0, 1):
+        slot = state.building[p]
+        building = f", building {state._structure(p, slot).name} ({sum(state.under[p])} under)" if slot >= 0 else ""
+        done = [state._structure(p, s).name for s in range(3) if state.completed[p][s]]
+        lines.append(
+            f"    seat{p} {god_name(state.config.gods[p])}: {state.coins[p]} coins, {state.hand_size(p)} cards, "
+            f"tiles {len(state.unused[p])} unused/{len(state.used[p])} used{building}"
+            + (f", completed {', '.join(done)}" if done else "")
+            + f" — {scores[p]} VP"
+        )
+    lines.append(f"    favor: {god_name(state.favor)}; deck {len(state.deck)}, discard {len(state.discard)}")
+    return "\n".join(lines)
+
+
+def describe_move(state: GameState, move: Move) -> str:
+    """``seat 1 (Horus) discard: discard "Temple Servant"`` for the player about to make ``move``;
+    the word before the colon is the kind of decision (see docs/formats.md)."""
+    p = state.current_player
+    return f"  seat {p} ({god_name(state.config.gods[p])}) {state.pending.kind}: {move}"
+
+
+def describe_result(state: GameState) -> str:
+    s = state.scores()
+    w = state.winner()
+    return f"Game over after {state.turn} turns ({state.ply} plies): {s[0]}-{s[1]}, seat {w} ({god_name(state.config.gods[w])}) wins."

@@ -208,6 +208,11 @@ cdef void trail_undo(State* s, Trail* tr, int mark) noexcept nogil:
     tr.n = mark
 
 
+cdef inline void clone_state(State* dst, const State* src) noexcept nogil:
+    """The core's clone: one copy of the flat struct."""
+    memcpy(dst, src, sizeof(State))
+
+
 # -- random numbers (omen_search.rng, bit for bit)
 
 cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
@@ -236,7 +241,11 @@ cdef inline uint32_t rng_below(uint64_t* s, uint32_t n) noexcept nogil:
             return <uint32_t>x
 
 cdef extern from *:
+    """
+    static inline void omen_barrier(void* p) { __asm__ __volatile__("" : : "g"(p) : "memory"); }
+    """
     int __builtin_clzll(unsigned long long) nogil
+    void omen_barrier(void* p) nogil  # a compiler barrier: the bytes at p are used
 
 cdef inline void rng_seed(uint64_t* s, uint64_t seed) noexcept nogil:
     cdef uint64_t x = seed, z
@@ -1444,6 +1453,7 @@ cdef class CoreState:
     cdef int* marks
     cdef int hist_n, hist_cap
     cdef public object seed
+    cdef list _moves
 
     def __cinit__(self):
         self.tr.off = NULL
@@ -1456,6 +1466,7 @@ cdef class CoreState:
         self.marks = NULL
         self.hist_n = 0
         self.hist_cap = 0
+        self._moves = []
 
     def __dealloc__(self):
         free(self.tr.off)
@@ -1670,11 +1681,21 @@ cdef class CoreState:
         raise IllegalMoveError(f"ply {self.s.ply}: {who} cannot play {str(move)!r} here")
 
     def apply(self, move) -> None:
-        """Play ``move`` (a :class:`Move` or its notation) after checking it is legal."""
+        """Play ``move`` (a :class:`Move` or its notation) after checking it is legal.
+
+        Raises :class:`IllegalMoveError` naming the move, the player and the ply."""
+        if isinstance(move, str):
+            move = Move.parse(move)
         self.apply_id(self.move_id(move))
 
     def apply_trusted(self, move) -> None:
-        self.apply_id(self.move_id(move))
+        """Same as :meth:`apply` (the core's unchecked door is :meth:`apply_id`)."""
+        self.apply(move)
+
+    @property
+    def moves(self) -> list:
+        """The moves played since this state was made (or cloned), oldest first."""
+        return list(self._moves)
 
     cpdef apply_id(self, int32_t m):
         """Play a packed move that is legal (from :meth:`legal_move_ids`); kept on the undo trail."""
@@ -1683,6 +1704,7 @@ cdef class CoreState:
         self.marks[self.hist_n] = self.tr.n
         self.hist[self.hist_n] = m
         self.hist_n += 1
+        self._moves.append(self.tables.int_to_move(m, self.config.gods[self.s.pending.player], self._options()))
         c = self._ctx()
         do_move(&c, m)
         if self.tr.enabled == 2:
@@ -1690,19 +1712,16 @@ cdef class CoreState:
 
     def undo(self):
         """Take back the last move (since creation or the last clone) and return it."""
-        cdef int32_t m
         if self.hist_n == 0:
             raise IndexError("undo: no move to take back")
         self.hist_n -= 1
         trail_undo(&self.s, &self.tr, self.marks[self.hist_n])
-        m = self.hist[self.hist_n]
-        god = self.config.gods[self.s.pending.player]
-        return self.tables.int_to_move(m, god, self._options())
+        return self._moves.pop()
 
     def clone(self) -> CoreState:
         """An independent copy: one memcpy of the state; the copy has no undo history."""
         cdef CoreState other = CoreState.__new__(CoreState)
-        memcpy(&other.s, &self.s, sizeof(State))
+        clone_state(&other.s, &self.s)
         other.tables = self.tables
         other._config = self._config
         other.seed = self.seed
@@ -1732,6 +1751,7 @@ cdef class CoreState:
         rng_seed(policy, seed)
         self.hist_n = 0
         self.tr.n = 0
+        self._moves = []
         with nogil:
             random_playout(&self.tables.tb, &self.s, policy)
         return self.scores()
@@ -1934,3 +1954,42 @@ def run_playouts(int n, seed: int = 0, cards=None, config=None):
             sv[i, 0] = score(&tables.tb, &s, 0)
             sv[i, 1] = score(&tables.tb, &s, 1)
     return scores, plies
+
+
+def bench_clone(CoreState state, long n):
+    """Seconds for ``n`` clones of ``state`` and for ``n`` bare memcpys of as many bytes, both in C loops.
+
+    Each iteration changes the source and reads the copy, so neither loop can be optimised away.
+    """
+    import time
+    cdef State src, dst
+    cdef char* raw_src = <char*>malloc(sizeof(State))
+    cdef char* raw_dst = <char*>malloc(sizeof(State))
+    cdef long i
+    cdef uint64_t sink = 0
+    if raw_src == NULL or raw_dst == NULL:
+        free(raw_src)
+        free(raw_dst)
+        raise MemoryError()
+    memcpy(&src, &state.s, sizeof(State))
+    memcpy(raw_src, &state.s, sizeof(State))
+    t0 = time.perf_counter()
+    with nogil:
+        for i in range(n):
+            src.ply = <uint32_t>i
+            omen_barrier(&src)
+            clone_state(&dst, &src)
+            omen_barrier(&dst)
+            sink += dst.ply
+    t1 = time.perf_counter()
+    with nogil:
+        for i in range(n):
+            (<uint32_t*>raw_src)[0] = <uint32_t>i
+            omen_barrier(raw_src)
+            memcpy(raw_dst, raw_src, sizeof(State))
+            omen_barrier(raw_dst)
+            sink += (<uint32_t*>raw_dst)[0]
+    t2 = time.perf_counter()
+    free(raw_src)
+    free(raw_dst)
+    return t1 - t0, t2 - t1, sink

@@ -1,4 +1,4 @@
-"""The ``omen-search`` command: play, list cards, replay records.
+"""The ``omen-search`` command: play, list cards, replay records, perft, selfcheck, bench.
 
 Every error a user can cause is an :class:`~omen_search.errors.OmenError`; the command prints it as
 one line on stderr and exits with status 2.
@@ -13,9 +13,10 @@ from collections.abc import Sequence
 
 from omen_search.bots import BOT_KINDS, bot_seed, make_bot
 from omen_search.cards import GODS, CardSet, load_cards
+from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
 from omen_search.records import load_record, make_record, replay, write_record
-from omen_search.reference.state import DEFAULT_MAX_TURNS, Config, GameState
+from omen_search.reference.state import DEFAULT_MAX_TURNS, Config
 from omen_search.render import describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
 
@@ -80,7 +81,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if len(specs) != 2:
         raise UsageError(f"--players: needs two players separated by a comma, got {args.players!r}")
     bots = [make_bot(spec, bot_seed(args.seed, seat)) for seat, spec in enumerate(specs)]
-    state = GameState.new(seed=args.seed, cards=cards, config=_config(args))
+    state = new_game(args.engine, seed=args.seed, cards=cards, config=_config(args))
     text = not args.json
     if text:
         print(f"Omen: Heir to the Dunes · seed {args.seed} · {_cards_banner(cards)}")
@@ -161,6 +162,53 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_perft(args: argparse.Namespace) -> int:
+    from omen_search.engines import new_game
+    from omen_search.perft import divide
+
+    state = new_game(args.engine, seed=args.seed, cards=load_cards(args.cards), config=_config(args))
+    if args.depth == 0:
+        rows, total = [], 1
+    else:
+        rows = divide(state, args.depth)
+        total = sum(n for _, n in rows)
+    if args.json:
+        print(json.dumps({"seed": args.seed, "depth": args.depth, "engine": args.engine, "nodes": total,
+                          "moves": dict(rows)}))
+    else:
+        for move, n in rows:
+            print(f"{move}: {n}")
+        print(f"\nnodes {total}  (seed {args.seed}, depth {args.depth}, engine {args.engine})")
+    return 0
+
+
+def cmd_selfcheck(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from omen_search.selfcheck import compare_game
+
+    cards = load_cards(args.cards)
+    config = _config(args)
+    plies = 0
+    for seed in tqdm(range(args.seed, args.seed + args.games), desc="selfcheck", unit="game",
+                     disable=args.quiet or None, file=sys.stderr):
+        mismatch, n = compare_game(seed, config, cards)
+        plies += n
+        if mismatch is not None:
+            print(f"MISMATCH {mismatch}")
+            return 1
+    print(f"{args.games} games, {plies} plies: the core and the reference engine agree at every ply")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from omen_search.bench import format_bench, run_bench
+
+    result = run_bench(args.seconds)
+    print(json.dumps(result) if args.json else format_bench(result))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="omen-search", description="Play and analyse the card game Omen: Heir to the Dunes.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -169,9 +217,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", default="random,random",
                    help=f"two players, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)} (default random,random)")
     _add_game(p)
+    p.add_argument("--engine", choices=("core", "reference"), default="core", help="rules engine (default core)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result instead of the game")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("perft", help="count the leaves of the move tree from a seeded deal, per first move")
+    _add_game(p)
+    p.add_argument("--depth", type=int, default=3, help="plies to search (default 3)")
+    p.add_argument("--engine", choices=("core", "reference"), default="core", help="rules engine (default core)")
+    p.add_argument("--json", action="store_true", help="print the counts as JSON")
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("selfcheck", help="play random games on both engines and check they agree at every ply")
+    _add_game(p)
+    p.add_argument("--games", type=_positive, default=100, help="games to compare, seeds SEED.. (default 100)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_selfcheck)
+
+    p = sub.add_parser("bench", help="measure the core against the reference engine (rates and ratios)")
+    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("cards", help="list the card set (designed cards are marked *)")
     _add_cards(p)

@@ -1,0 +1,43 @@
+"""The engines that implement the rules, by name: ``reference`` (readable Python) and ``core`` (Cython).
+
+Both implement the same State interface (``current_player``, ``legal_moves``, ``apply``, ``undo``,
+``clone``, ``is_terminal``, ``scores``, ``winner``, ``observation``), so everything above the rules
+takes either.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from omen_search.cards import CardSet
+from omen_search.errors import UsageError
+from omen_search.reference.state import Config, GameState
+
+EngineName = Literal["core", "reference"]
+ENGINES: tuple[str, ...] = ("core", "reference")
+
+
+def new_game(engine: str = "core", seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> Any:
+    """A new game on the named engine; the same seed deals the same game on both."""
+    if engine == "reference":
+        return GameState.new(seed=seed, cards=cards, config=config)
+    if engine == "core":
+        from omen_search._core import CoreState
+
+        return CoreState.new(seed=seed, cards=cards, config=config)
+    raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
+
+
+def on_engine(state: Any, engine: str) -> Any:
+    """The same position on the named engine (a reference state can be copied to the core)."""
+    if engine == "reference":
+        if isinstance(state, GameState):
+            return state.clone()
+        from omen_search.positions import load_position, to_position
+
+        return load_position(to_position(state), state.cards)
+    if engine == "core":
+        from omen_search._core import CoreState
+
+        return CoreState.from_state(state)
+    raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")

@@ -257,18 +257,22 @@ cdef inline void rng_seed(uint64_t* s, uint64_t seed) noexcept nogil:
         z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
         s[i] = z ^ (z >> 31)
 
-cdef inline void shuffle_u8(Ctx* c, uint8_t* xs, int n) noexcept nogil:
-    cdef int i, j
+cdef inline void shuffle_raw(uint8_t* xs, int n, uint64_t* rng) noexcept nogil:
+    """Fisher-Yates from the end, as ``Rng.shuffle``."""
+    cdef int i = n - 1, j
     cdef uint8_t tmp
-    L(c, xs, n)
-    L(c, c.s.rng, sizeof(c.s.rng))
-    i = n - 1
     while i > 0:
-        j = rng_below(c.s.rng, i + 1)
+        j = rng_below(rng, i + 1)
         tmp = xs[i]
         xs[i] = xs[j]
         xs[j] = tmp
         i -= 1
+
+cdef inline void shuffle_u8(Ctx* c, uint8_t* xs, int n) noexcept nogil:
+    """Shuffle with the game's generator (logged on the trail)."""
+    L(c, xs, n)
+    L(c, c.s.rng, sizeof(c.s.rng))
+    shuffle_raw(xs, n, c.s.rng)
 
 
 # -- small helpers (reference: GameState "small helpers")
@@ -940,7 +944,10 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         seti8(c, &s.war_victor, -1)
         set8(c, &s.phase, PH_WAR)
     elif ph == PH_OFFERING:
-        set_pending(c, DK_OFFERING, s.active)
+        if hand_size(tb, s, s.active) == 0:  # D-decision-1: `pass` would be the only move
+            set8(c, &s.phase, PH_OFFERING_LIMITS)
+        else:
+            set_pending(c, DK_OFFERING, s.active)
     elif ph == PH_OFFERING_LIMITS:
         p = s.active
         excess = hand_size(tb, s, p) - HAND_LIMIT
@@ -1279,6 +1286,75 @@ cdef void setup(const Tables* tb, State* s, uint64_t seed, uint8_t god0, uint8_t
     s.phase = PH_EMISSARY if emissary else PH_WEALTH_REVEAL
     s.pending.kind = DK_NONE
     run(&c)
+
+
+cdef void determinize(const Tables* tb, State* s, int p, uint64_t* rng) noexcept nogil:
+    """Re-deal everything ``p`` cannot see, uniformly among exactly the unseen cards and tiles.
+
+    Hidden from ``p``: the opponent's hand beyond its publicly known cards, the deck order, the cards
+    beneath both players' structures, the opponent's undisclosed emissary, the reward tiles still in
+    the cities and the opponent's unused tiles. Every count stays as it was, so ``p``'s observation
+    does not change. The game's own generator is reseeded from ``rng`` too: future reshuffles are
+    as unknown as the deck.
+    """
+    cdef uint8_t pool[NCARDS]
+    cdef uint8_t tiles[NTILES]
+    cdef int opp = 1 - p, n = 0, k = 0, t, i, q, c, nt = 0
+    cdef int hidden_hand = 0, under_n[2], emissary = s.phase == PH_EMISSARY and s.emissaries[opp] >= 0
+    for t in range(tb.T):
+        for i in range(s.hands[opp][t] - s.known[opp][t]):
+            pool[n] = t
+            n += 1
+            hidden_hand += 1
+        s.hands[opp][t] = s.known[opp][t]
+    for q in range(2):
+        under_n[q] = 0
+        for t in range(tb.T):
+            for i in range(s.under[q][t]):
+                pool[n] = t
+                n += 1
+                under_n[q] += 1
+            s.under[q][t] = 0
+    if emissary:
+        pool[n] = s.emissaries[opp]
+        n += 1
+    for i in range(s.deck_n):
+        pool[n] = s.deck[i]
+        n += 1
+    shuffle_raw(pool, n, rng)
+    for i in range(hidden_hand):
+        s.hands[opp][pool[k]] += 1
+        k += 1
+    for q in range(2):
+        for i in range(under_n[q]):
+            s.under[q][pool[k]] += 1
+            k += 1
+    if emissary:
+        s.emissaries[opp] = pool[k]
+        k += 1
+    for i in range(s.deck_n):
+        s.deck[i] = pool[k]
+        k += 1
+    for c in range(NCITIES):
+        for i in range(s.city_tiles_n[c]):
+            tiles[nt] = s.city_tiles[c][i]
+            nt += 1
+    for i in range(NTILES):
+        if s.unused[opp] & (1 << i):
+            tiles[nt] = i
+            nt += 1
+    shuffle_raw(tiles, nt, rng)
+    k = 0
+    for c in range(NCITIES):
+        for i in range(s.city_tiles_n[c]):
+            s.city_tiles[c][i] = tiles[k]
+            k += 1
+    s.unused[opp] = 0
+    while k < nt:
+        s.unused[opp] |= <uint16_t>(1 << tiles[k])
+        k += 1
+    for i in range(4):
+        s.rng[i] = rng_next(rng)
 
 
 # ------------------------------------------------------------------------------- Python edge
@@ -1726,6 +1802,19 @@ cdef class CoreState:
         other._config = self._config
         other.seed = self.seed
         other._grow()
+        return other
+
+    def determinized(self, int player, seed: int = 0) -> CoreState:
+        """A copy in which everything ``player`` cannot see is dealt again at random (uniformly
+        among exactly the unseen cards and tiles): ``player`` observes the copy exactly as this state."""
+        cdef uint64_t rng[4]
+        cdef CoreState other
+        if player not in (0, 1):
+            raise UsageError(f"player: must be 0 or 1, got {player!r}")
+        Rng(seed)  # validates the seed
+        rng_seed(rng, seed)
+        other = self.clone()
+        determinize(&self.tables.tb, &other.s, player, rng)
         return other
 
     def scores(self):

@@ -127,6 +127,7 @@ class GameState:
         self.T = len(cards.units)
         self.history: list[tuple] = []
         self.moves: list[Move] = []
+        self.seed: int | None = None  # the deal's seed (set by new() and load_position); for records
 
     @classmethod
     def new(cls, seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> GameState:
@@ -154,8 +155,8 @@ class GameState:
         self.limbo = [0] * T  # units of a side awaiting the keep decision after a war
         self.building = [-1, -1]
         self.completed = [[False] * 3, [False] * 3]
-        self.unused = [[], []]  # reward tiles won, face down (sorted ids)
-        self.used = [[], []]  # reward tiles used, face up (sorted ids)
+        self.unused: list[list[int]] = [[], []]  # reward tiles won, face down (sorted ids)
+        self.used: list[list[int]] = [[], []]  # reward tiles used, face up (sorted ids)
         self.coins = [0, 0]
         self.destroyed = [[0] * T, [0] * T]  # ENDURING units destroyed in the current war
         self.stack: list[tuple] = []
@@ -215,7 +216,8 @@ class GameState:
         self.moves.append(move)
         pending, self.pending = self.pending, None
         self.ply += 1
-        getattr(self, "_do_" + pending.kind)(pending, move)
+        # a legal move means a decision was pending
+        getattr(self, "_do_" + pending.kind)(pending, move)  # type: ignore[union-attr]
         self._run()
 
     def undo(self) -> Move:
@@ -531,6 +533,9 @@ class GameState:
         self.phase = WAR
 
     def _phase_offering(self) -> None:
+        if self.hand_size(self.active) == 0:  # D-decision-1: `pass` would be the only move
+            self.phase = OFFERING_LIMITS
+            return
         self.pending = Pending("offering", self.active)
 
     def _phase_offering_limits(self) -> None:
@@ -635,12 +640,15 @@ class GameState:
 
     # ------------------------------------------------------------------ decisions: moves and effects
     # For each decision kind X: _moves_X lists the legal moves, _do_X plays one.
+    # A Move's fields are typed optional, but Move.__post_init__ guarantees the fields its verb takes
+    # are set, and _do_X only receives moves of its decision's verbs: the `type: ignore`s on its
+    # reads of m.card, m.city, ... say so to mypy.
 
     def _moves_emissary(self, d: Pending) -> list[Move]:
         return [Move("emissary", card=self._name(t)) for t, n in enumerate(self.hands[d.player]) if n]
 
     def _do_emissary(self, d: Pending, m: Move) -> None:
-        t = self._id(m.card)
+        t = self._id(m.card)  # type: ignore[arg-type]
         self.hands[d.player][t] -= 1  # set aside face down: its known status is kept
         if self.known[d.player][t] > self.hands[d.player][t]:
             self.known[d.player][t] = self.hands[d.player][t]
@@ -655,7 +663,7 @@ class GameState:
     def _do_reveal(self, d: Pending, m: Move) -> None:
         if m.verb == "pass":
             return
-        t = self._id(m.card)
+        t = self._id(m.card)  # type: ignore[arg-type]
         self._leave_hand(d.player, t)
         self._discard_card(t)
         self.reveal_again_used = True
@@ -666,8 +674,8 @@ class GameState:
 
     def _do_wealth(self, d: Pending, m: Move) -> None:
         """H-wealth-2: all actions chosen at once; all draws or all coins earn one more."""
-        draws = m.draw + (1 if m.draw == d.n else 0)
-        coins = m.coin + (1 if m.draw == 0 else 0)
+        draws = m.draw + (1 if m.draw == d.n else 0)  # type: ignore[operator]
+        coins = m.coin + (1 if m.draw == 0 else 0)  # type: ignore[operator]
         self._draw(d.player, draws)
         self._gain(d.player, coins)
         self.phase = SURGE_START
@@ -684,16 +692,16 @@ class GameState:
         if m.verb == "end":
             self.phase = WAR
         elif m.verb == "use":
-            r = self.cards.reward(m.card).index
+            r = self.cards.reward(m.card).index  # type: ignore[arg-type]
             self.unused[p].remove(r)
             self.used[p].append(r)
             self.used[p].sort()
             self.reward_used = True
             self._push(("reward", r), p)
         else:
-            t = self._id(m.card)
+            t = self._id(m.card)  # type: ignore[arg-type]
             self._leave_hand(p, t)
-            self._play_unit(p, t, m.city, paid=True)
+            self._play_unit(p, t, m.city, paid=True)  # type: ignore[arg-type]
 
     def _op_reinforce_choice(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
         if self._moves_reinforce(Pending("reinforce", owner))[:-1]:
@@ -711,13 +719,13 @@ class GameState:
 
     def _do_reinforce(self, d: Pending, m: Move) -> None:
         if m.verb == "reinforce":
-            self._push(("unit", self._id(m.card), "reinforce"), d.player, m.city)
+            self._push(("unit", self._id(m.card), "reinforce"), d.player, m.city)  # type: ignore[arg-type]
 
     def _moves_war(self, d: Pending) -> list[Move]:
         return [Move("war", city=c) for c in self.war_torn_cities()]
 
     def _do_war(self, d: Pending, m: Move) -> None:
-        self._resolve_war(m.city)
+        self._resolve_war(m.city)  # type: ignore[arg-type]
 
     def _moves_keep(self, d: Pending) -> list[Move]:
         keys = [t for t in range(d.last, self.T) if self.limbo[t] and self.units[t].size <= d.n]
@@ -726,7 +734,7 @@ class GameState:
     def _do_keep(self, d: Pending, m: Move) -> None:
         p = d.player
         if m.verb == "keep":
-            t = self._id(m.card)
+            t = self._id(m.card)  # type: ignore[arg-type]
             self.limbo[t] -= 1
             self.cities[d.city][p][t] += 1
             nxt = replace(d, n=d.n - self.units[t].size, last=t)
@@ -745,7 +753,7 @@ class GameState:
         if m.verb == "pass":
             self.destroyed[p] = [0] * self.T
             return
-        t = self._id(m.card)
+        t = self._id(m.card)  # type: ignore[arg-type]
         self.destroyed[p][t] -= 1
         self._take_from_discard(t)
         self._to_hand_public(p, t)
@@ -762,10 +770,10 @@ class GameState:
 
     def _do_discard(self, d: Pending, m: Move) -> None:
         p = d.player
-        t = self._id(m.card)
+        t = self._id(m.card)  # type: ignore[arg-type]
         self._leave_hand(p, t)
         if d.ref and _program(self.cards, d.ref)[d.index].steal_if and self.units[t].devoted_to(
-            _program(self.cards, d.ref)[d.index].steal_if
+            _program(self.cards, d.ref)[d.index].steal_if  # type: ignore[arg-type]  # not None: tested just above
         ):
             self._to_hand_public(d.owner, t)  # "If it is an Anubis card, add it to your hand."
         else:
@@ -817,7 +825,7 @@ class GameState:
     def _do_trash(self, d: Pending, m: Move) -> None:
         if m.verb == "pass":
             return
-        t = self._id(m.card)
+        t = self._id(m.card)  # type: ignore[arg-type]
         self._leave_hand(1 - d.player, t)
         self._discard_card(t)
         nxt = replace(d, n=d.n - 1, last=t)
@@ -854,8 +862,8 @@ class GameState:
     def _do_entomb(self, d: Pending, m: Move) -> None:
         if m.verb == "pass":
             return
-        t = self._id(m.card)
-        rest = replace(d, n=d.n - 1, last=m.city * self.T + t)
+        t = self._id(m.card)  # type: ignore[arg-type]
+        rest = replace(d, n=d.n - 1, last=m.city * self.T + t)  # type: ignore[operator]
         choices = self._incomplete(d.owner)
         if self.building[d.owner] < 0 and len(choices) > 1:
             # the unit stays in its city until the structure is chosen; ``last`` says which it is
@@ -879,7 +887,7 @@ class GameState:
         return [Move("structure", card=self._structure(d.player, s).name) for s in self._incomplete(d.player)]
 
     def _do_structure(self, d: Pending, m: Move) -> None:
-        self._entomb_under(d, self.cards.structure(m.card).slot)
+        self._entomb_under(d, self.cards.structure(m.card).slot)  # type: ignore[arg-type]
 
     def _op_reclaim(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
         """H-card-2: up to N units of your choice from the discard pile into your hand."""
@@ -893,7 +901,7 @@ class GameState:
     def _do_reclaim(self, d: Pending, m: Move) -> None:
         if m.verb == "pass":
             return
-        t = self._id(m.card)
+        t = self._id(m.card)  # type: ignore[arg-type]
         self._take_from_discard(t)
         self._to_hand_public(d.player, t)
         nxt = replace(d, n=d.n - 1, last=t)
@@ -926,9 +934,9 @@ class GameState:
     def _do_move(self, d: Pending, m: Move) -> None:
         if m.verb == "pass":
             return
-        t = self._id(m.card)
-        self.cities[m.city][d.player][t] -= 1
-        self.cities[m.to][d.player][t] += 1  # moved units resolve no abilities
+        t = self._id(m.card)  # type: ignore[arg-type]
+        self.cities[m.city][d.player][t] -= 1  # type: ignore[index]
+        self.cities[m.to][d.player][t] += 1  # type: ignore[index]  # moved units resolve no abilities
         nxt = replace(d, n=d.n - 1)
         if nxt.n and self._moves_move(nxt)[:-1]:
             self.pending = nxt
@@ -959,7 +967,7 @@ class GameState:
         return [Move("take", card=self._name(t)) for t, n in enumerate(side) if n and self.units[t].matches(e.filter)]
 
     def _do_steal(self, d: Pending, m: Move) -> None:
-        t = self._id(m.card)
+        t = self._id(m.card)  # type: ignore[arg-type]
         self.cities[d.city][1 - d.player][t] -= 1
         self._to_hand_public(d.player, t)
         self._push(d.ref + (d.index, "then"), d.player, d.city)  # "If you do, …"
@@ -973,9 +981,9 @@ class GameState:
         return self._play_moves(d.player, self.hands[d.player], paid=False)
 
     def _do_play_free(self, d: Pending, m: Move) -> None:
-        t = self._id(m.card)
+        t = self._id(m.card)  # type: ignore[arg-type]
         self._leave_hand(d.player, t)
-        self._play_unit(d.player, t, m.city, paid=False)
+        self._play_unit(d.player, t, m.city, paid=False)  # type: ignore[arg-type]
 
     def _op_unearth(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
         """A completed structure (H-surge-1): play 1 god card at no cost, or take up to K cards."""
@@ -992,7 +1000,7 @@ class GameState:
     def _do_unearth(self, d: Pending, m: Move) -> None:
         p = d.player
         if m.verb == "take":
-            t = self._id(m.card)
+            t = self._id(m.card)  # type: ignore[arg-type]
             self.revealed[t] -= 1
             self._to_hand_public(p, t)
             nxt = replace(d, n=d.n - 1, last=t, card=t)
@@ -1000,10 +1008,10 @@ class GameState:
                 self.pending = nxt
                 return
         elif m.verb == "play":
-            t = self._id(m.card)
+            t = self._id(m.card)  # type: ignore[arg-type]
             self.revealed[t] -= 1
             self._unearth_rest()
-            self._play_unit(p, t, m.city, paid=False)
+            self._play_unit(p, t, m.city, paid=False)  # type: ignore[arg-type]
             return
         self._unearth_rest()
 
@@ -1048,14 +1056,14 @@ class GameState:
         self.phase = OFFERING_LIMITS
         if m.verb == "pass":
             return
-        t = self._id(m.card)
+        t = self._id(m.card)  # type: ignore[arg-type]
         self._leave_hand(p, t)
         if m.verb == "offer":
             self._discard_card(t)
-            self._draw(p, m.draw)
-            self._gain(p, m.coin)
+            self._draw(p, m.draw)  # type: ignore[arg-type]
+            self._gain(p, m.coin)  # type: ignore[arg-type]
             return
-        slot = self.cards.structure(m.target).slot
+        slot = self.cards.structure(m.target).slot  # type: ignore[arg-type]
         self.building[p] = slot
         for _ in range(self.units[t].strength):  # face down from the top of the deck
             c = self._take_top()

@@ -1,0 +1,187 @@
+"""The Cython core against the reference engine: same game, move for move, and its own invariants."""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from omen_search._core import CoreState, run_playouts
+from omen_search.bots import RandomBot
+from omen_search.cli import main
+from omen_search.errors import IllegalMoveError
+from omen_search.perft import perft
+from omen_search.positions import load_position, to_position
+from omen_search.reference.state import Config, GameState
+from omen_search.rng import Rng
+from omen_search.selfcheck import compare_game
+
+DIFF_GAMES = int(os.environ.get("OMEN_DIFF_GAMES", "2000"))
+CONFIGS = [
+    Config(),
+    Config(first_player=1),
+    Config(gods=("horus", "anubis")),
+    Config(emissary=True),
+]
+
+
+def _compare_range(args: tuple[int, int, int]) -> tuple[list[str], int]:
+    start, stop, config_index = args
+    problems, plies = [], 0
+    for seed in range(start, stop):
+        mismatch, n = compare_game(seed, CONFIGS[config_index])
+        plies += n
+        if mismatch is not None:
+            problems.append(str(mismatch))
+    return problems, plies
+
+
+def test_differential_core_agrees_with_reference_over_seeded_games():
+    """At every ply of DIFF_GAMES seeded random games (four set-ups): same legal moves, in the same
+    order, same observations for both players; at the end the same scores."""
+    chunks = []
+    per = max(DIFF_GAMES // 40, 1)
+    for i, start in enumerate(range(0, DIFF_GAMES, per)):
+        chunks.append((start, min(start + per, DIFF_GAMES), i % len(CONFIGS)))
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        results = list(pool.map(_compare_range, chunks))
+    problems = [p for found, _ in results for p in found]
+    plies = sum(n for _, n in results)
+    assert not problems, "\n".join(problems[:3])
+    assert plies > DIFF_GAMES * 50  # real games were compared, not empty ones
+
+
+def test_same_seed_same_deal_on_both_engines():
+    for seed in (0, 1, 2**64 - 1):
+        assert to_position(CoreState.new(seed=seed)) == to_position(GameState.new(seed=seed))
+
+
+@pytest.mark.parametrize("seed,depth", [(1, 1), (1, 3), (2, 4), (3, 4), (7, 5)])
+def test_perft_counts_agree(seed, depth):
+    assert perft(CoreState.new(seed=seed), depth) == perft(GameState.new(seed=seed), depth)
+
+
+def test_perft_leaves_the_state_unchanged():
+    core = CoreState.new(seed=4)
+    before = to_position(core)
+    core.perft(4)
+    assert to_position(core) == before
+
+
+def test_run_playouts_replays_the_random_bot_games():
+    scores, plies = run_playouts(20, seed=100)
+    for i in range(20):
+        state = GameState.new(seed=100 + i)
+        bot = RandomBot(100 + i)
+        while not state.is_terminal():
+            state.apply_trusted(bot.choose(state))
+        assert list(scores[i]) == list(state.scores())
+        assert plies[i] == state.ply
+
+
+def test_playout_from_a_midgame_matches_the_reference():
+    core = CoreState.new(seed=9)
+    ref = GameState.new(seed=9)
+    bot = RandomBot(1)
+    for _ in range(30):
+        move = bot.choose(ref)
+        ref.apply(move)
+        core.apply(move)
+    assert core.playout(seed=55) == _ref_playout(ref, 55)
+
+
+def _ref_playout(state, seed):
+    bot = RandomBot(seed)
+    while not state.is_terminal():
+        state.apply_trusted(bot.choose(state))
+    return state.scores()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), policy=st.integers(0, 2**32))
+def test_apply_undo_restores_the_exact_state(seed, policy):
+    core = CoreState.new(seed=seed)
+    rng = Rng(policy)
+    seen = []
+    while not core.is_terminal():
+        seen.append((to_position(core), core.legal_move_ids()))
+        ids = core.legal_move_ids()
+        core.apply_id(ids[rng.below(len(ids))])
+    for position, ids in reversed(seen):
+        core.undo()
+        assert to_position(core) == position
+        assert core.legal_move_ids() == ids
+    with pytest.raises(IndexError):
+        core.undo()
+
+
+def test_clone_is_independent():
+    core = CoreState.new(seed=3)
+    copy = core.clone()
+    before = to_position(core)
+    copy.playout(seed=1)
+    assert copy.is_terminal()
+    assert to_position(core) == before
+    assert to_position(core.clone()) == before
+
+
+def test_core_from_a_loaded_position():
+    ref = GameState.new(seed=12)
+    bot = RandomBot(12)
+    for _ in range(25):
+        ref.apply(bot.choose(ref))
+    loaded = load_position(json.loads(json.dumps(to_position(ref))))
+    core = CoreState.from_state(loaded)
+    assert to_position(core) == to_position(ref)
+    assert core.legal_moves() == ref.legal_moves()
+
+
+def test_illegal_move_on_core_names_move_player_and_ply():
+    core = CoreState.new(seed=1)
+    with pytest.raises(IllegalMoveError, match=r"ply 0: player 0 cannot play 'end'"):
+        core.apply("end")
+
+
+def test_custom_card_file_runs_on_the_core(tmp_path):
+    """No card is hard-coded in C: a changed card (here, Temple Servant draws 3) changes the core too."""
+    from importlib import resources
+
+    from omen_search.cards import load_cards
+
+    original = resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
+    text = original.replace('effects = [{ op = "draw", n = 2 }] },\n    { label = "coins"',
+                        'effects = [{ op = "draw", n = 3 }] },\n    { label = "coins"')
+    assert text != original
+    path = tmp_path / "cards.toml"
+    path.write_text(text, encoding="utf-8")
+    cards = load_cards(path)
+    assert cards.unit("Temple Servant").invocation != load_cards(None).unit("Temple Servant").invocation
+    for seed in range(30):
+        mismatch, _ = compare_game(seed, cards=cards)
+        assert mismatch is None, str(mismatch)
+
+
+def test_cli_perft_equal_on_both_engines(capsys):
+    counts = {}
+    for engine in ("core", "reference"):
+        assert main(["perft", "--seed", "5", "--depth", "4", "--engine", engine, "--json"]) == 0
+        counts[engine] = json.loads(capsys.readouterr().out)
+    assert counts["core"]["nodes"] == counts["reference"]["nodes"] > 0
+    assert counts["core"]["moves"] == counts["reference"]["moves"]
+
+
+def test_cli_selfcheck(capsys):
+    assert main(["selfcheck", "--games", "5", "--quiet"]) == 0
+    assert "agree" in capsys.readouterr().out
+
+
+def test_cli_play_same_game_on_both_engines(capsys):
+    out = {}
+    for engine in ("core", "reference"):
+        assert main(["play", "--seed", "31", "--json", "--engine", engine]) == 0
+        out[engine] = json.loads(capsys.readouterr().out)
+    assert out["core"] == out["reference"]

@@ -89,6 +89,10 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
         core_plies += int(p.sum())
     core_rate = core_games / (time.perf_counter() - start)
 
+    from omen_search._core import search
+
+    probe = search(CoreState.new(seed=3), 0, seconds, 0.7, False, 1, 4_000_000)
+
     n = 2_000_000
     clone_s, memcpy_s, _ = bench_clone(_midgame("core"), n)
     out.update({
@@ -101,6 +105,7 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
         "clone_ns_c_loop": clone_s / n * 1e9,
         "memcpy_ns_c_loop": memcpy_s / n * 1e9,
         "clone_vs_memcpy": clone_s / memcpy_s,
+        "ismcts_iterations_per_s": probe["iterations"] / probe["seconds"],
         "signature": signature(),
     })
     out["ratios"] = {
@@ -125,6 +130,7 @@ def format_bench(r: dict[str, Any]) -> str:
     lines.append(f"plies per playout {r['plies_per_playout']:.1f}; state {r['state_bytes']} bytes; "
                  f"clone in a C loop {r['clone_ns_c_loop']:.1f} ns vs memcpy {r['memcpy_ns_c_loop']:.1f} ns "
                  f"({r['clone_vs_memcpy']:.2f}x)")
+    lines.append(f"ISMCTS iterations / s (one process, from the first decision): {r['ismcts_iterations_per_s']:,.0f}")
     sig = r["signature"]
     lines.append(f"signature {sig['hash']} ({sig['games']} games, {sig['plies']} plies, perft {sig['perft']})")
     return "\n".join(lines)

@@ -11,8 +11,8 @@ from typing import IO, Protocol
 
 from omen_search.errors import NotationError, UsageError
 from omen_search.moves import Move
-from omen_search.reference.state import GameState
 from omen_search.rng import MASK64, Rng, splitmix64
+from omen_search.state import State
 
 BOT_KINDS = ("random", "human")
 
@@ -22,7 +22,7 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, state: GameState) -> Move: ...
+    def choose(self, state: State) -> Move: ...
 
 
 class RandomBot:
@@ -33,7 +33,7 @@ class RandomBot:
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
 
-    def choose(self, state: GameState) -> Move:
+    def choose(self, state: State) -> Move:
         moves = state.legal_moves()
         return moves[self.rng.below(len(moves))]
 
@@ -47,9 +47,10 @@ class HumanPlayer:
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
 
-    def choose(self, state: GameState) -> Move:
+    def choose(self, state: State) -> Move:
         moves = state.legal_moves()
         out = self.stdout
+        assert state.pending is not None, "choose: the game is over"
         print(f"  seat {state.current_player} to decide ({state.pending.kind}):", file=out)
         for i, m in enumerate(moves):
             print(f"    {i:3d}  {m}", file=out)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from omen_search.errors import CardDataError
+from omen_search.moves import is_label
 
 GODS: tuple[str, str] = ("anubis", "horus")
 UNIT_TYPES = ("embalmed", "follower", "initiate", "vizier")
@@ -190,7 +191,7 @@ class CardSet:
     sha256: str
 
     def __post_init__(self) -> None:
-        index = {("unit", u.name): u for u in self.units}
+        index: dict[tuple[str, str], Unit | RewardTile | Structure] = {("unit", u.name): u for u in self.units}
         index.update({("reward", t.name): t for t in self.rewards})
         index.update({("structure", s.name): s for s in self.structures})
         object.__setattr__(self, "_by_name", index)
@@ -261,17 +262,21 @@ class _Checker:
         return name
 
 
-def _effects(path: str, where: str, field: str, raw: Any) -> tuple[Effect, ...]:
+def _effects(path: str, where: str, field: str, raw: Any, city: bool) -> tuple[Effect, ...]:
+    """A list of effects; ``city`` says whether they resolve in a city ("this city" exists only in
+    REINFORCE, INVOCATION and MANEUVER, not in LABOR, reward tiles or structures)."""
     if not isinstance(raw, list):
         raise CardDataError(f"{path}: {where}, field '{field}': must be a list of effects")
-    return tuple(_effect(path, f"{where}, field '{field}[{i}]'", e) for i, e in enumerate(raw))
+    return tuple(_effect(path, f"{where}, field '{field}[{i}]'", e, city) for i, e in enumerate(raw))
 
 
-def _effect(path: str, where: str, raw: Any) -> Effect:
+def _effect(path: str, where: str, raw: Any, city: bool) -> Effect:
     if not isinstance(raw, dict):
         raise CardDataError(f"{path}: {where}: an effect must be a table with an 'op'")
     op = raw.get("op")
-    if op not in OPS:
+    if op is None:
+        raise CardDataError(f"{path}: {where}, field 'op': missing")
+    if not isinstance(op, str) or op not in OPS:
         raise CardDataError(
             f"{path}: {where}: unknown op {op!r} (expected one of {', '.join(sorted(OPS))})"
         )
@@ -294,7 +299,7 @@ def _effect(path: str, where: str, raw: Any) -> Effect:
         elif kind in _CHOICES:
             value = check.get(param, str, choices=_CHOICES[kind])
         elif kind == "effects":
-            value = _effects(path, where, param, value)
+            value = _effects(path, where, param, value, city)
         elif kind == "options":
             if not isinstance(value, list) or len(value) < 2:
                 check.fail(param, "must list at least two options")
@@ -303,14 +308,19 @@ def _effect(path: str, where: str, raw: Any) -> Effect:
                 oc = _Checker(path, f"{where}, option {i}", opt)
                 oc.only({"label", "effects"})
                 label = oc.get("label", str)
-                if not label.isidentifier():
-                    oc.fail("label", f"must be one word, got {label!r}")
+                if not is_label(label):
+                    oc.fail("label", f"must be one ASCII word that is not a city, got {label!r}")
                 options.append(Option(label, _effects(path, f"{where}, option {i}", "effects",
-                                                      oc.get("effects", list))))
+                                                      oc.get("effects", list), city)))
             if len({o.label for o in options}) != len(options):
                 check.fail(param, "option labels must differ")
             value = tuple(options)
         args[param] = value
+    needs_city = op == "steal_unit" or (op == "entomb" and args.get("where") == "this_city") or (
+        op == "move" and args.get("mode") == "maneuver"
+    )
+    if needs_city and not city:
+        check.fail("op", f"'{op}' here needs \"this city\", which only REINFORCE and INVOCATION abilities have")
     return Effect(**args)
 
 
@@ -333,7 +343,7 @@ def _unit(path: str, index: int, raw: Any) -> Unit:
     if copies < 1:
         check.fail("copies", "must be at least 1")
     effects = {
-        f: _effects(path, check.where, f, raw[f]) for f in ("labor", "reinforce", "invocation") if f in raw
+        f: _effects(path, check.where, f, raw[f], f != "labor") for f in ("labor", "reinforce", "invocation") if f in raw
     }
     return Unit(
         index=index,
@@ -363,7 +373,7 @@ def _reward(path: str, index: int, raw: Any) -> RewardTile:
         name=name,
         source=check.get("source", str, choices=SOURCES),
         text=check.get("text", str),
-        effects=_effects(path, check.where, "effects", check.get("effects", list)),
+        effects=_effects(path, check.where, "effects", check.get("effects", list), False),
         note=check.get("note", str, ""),
     )
 
@@ -383,7 +393,7 @@ def _structure(path: str, index: int, raw: Any) -> dict[str, Any]:
         vp=check.get("vp", int),
         source=check.get("source", str, choices=SOURCES),
         text=check.get("text", str),
-        completed=_effects(path, check.where, "completed", check.get("completed", list)),
+        completed=_effects(path, check.where, "completed", check.get("completed", list), False),
         note=check.get("note", str, ""),
     )
 
@@ -394,9 +404,15 @@ def parse_cards(text: str, path: str = "<cards>") -> CardSet:
     Raises :class:`CardDataError` naming ``path``, the card and the field of the first mistake.
     """
     try:
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    except UnicodeEncodeError as exc:
+        raise CardDataError(f"{path}: not valid text: {exc}") from None
+    try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CardDataError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise CardDataError(f"{path}: not valid TOML: nested too deeply") from None
     top = _Checker(path, "top level", raw)
     top.only({"name", "ruleset", "unit", "reward", "structure"})
     set_name = top.get("name", str)
@@ -435,7 +451,7 @@ def parse_cards(text: str, path: str = "<cards>") -> CardSet:
         rewards=rewards,
         structures=tuple(structures),
         path=path,
-        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        sha256=digest,
     )
 
 
@@ -448,7 +464,7 @@ def load_cards(path: str | Path | None = None) -> CardSet:
         return default_cards()
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise CardDataError(f"{path}: cannot read card file: {exc}") from None
     return parse_cards(text, str(path))
 

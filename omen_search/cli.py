@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from omen_search.bots import BOT_KINDS, bot_seed, make_bot
 from omen_search.cards import GODS, CardSet, load_cards
@@ -22,7 +23,7 @@ from omen_search.rng import MASK64
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line on stderr, exit status 2
+    def error(self, message: str) -> NoReturn:  # one line on stderr, exit status 2
         raise UsageError(f"{self.prog}: {message}")
 
 

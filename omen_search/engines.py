@@ -12,6 +12,7 @@ from typing import Any, Literal
 from omen_search.cards import CardSet
 from omen_search.errors import UsageError
 from omen_search.reference.state import Config, GameState
+from omen_search.state import State
 
 EngineName = Literal["core", "reference"]
 ENGINES: tuple[str, ...] = ("core", "reference")
@@ -28,7 +29,7 @@ def new_game(engine: str = "core", seed: int = 0, cards: CardSet | None = None, 
     raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
 
 
-def on_engine(state: Any, engine: str) -> Any:
+def on_engine(state: State, engine: str) -> Any:
     """The same position on the named engine (a reference state can be copied to the core)."""
     if engine == "reference":
         if isinstance(state, GameState):

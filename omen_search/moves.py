@@ -46,7 +46,16 @@ VERBS: dict[str, tuple[str, ...]] = {
 }
 
 _TOKEN = re.compile(r'\s*(?:"([^"]*)"|(\S+))')
-_CITY = re.compile(r"city([0-9])(?:>city([0-9]))?$")
+_CITY = re.compile(r"city([0-2])(?:>city([0-2]))?$")
+_NUMBER = re.compile(r"[0-9]+$")
+_CITY_LIKE = re.compile(r"city[0-9]*$")
+CITIES = 3
+
+
+def is_label(text: str) -> bool:
+    """Whether ``text`` can be a ``choose`` label: one ASCII word that does not read as a city
+    (so the notation always parses back; ``draw`` is a label after ``choose``)."""
+    return text.isascii() and text.isidentifier() and not _CITY_LIKE.match(text)
 
 
 @dataclass(frozen=True, order=True)
@@ -85,8 +94,11 @@ class Move:
         for name in (self.card, self.target):
             if name is not None and ('"' in name or not name.strip()):
                 raise NotationError(f"bad name {name!r} in a {self.verb!r} move")
-        if self.label is not None and not self.label.isidentifier():
+        if self.label is not None and not (isinstance(self.label, str) and is_label(self.label)):
             raise NotationError(f"bad label {self.label!r}")
+        for c in (self.city, self.to):
+            if c is not None and not (isinstance(c, int) and 0 <= c < CITIES):
+                raise NotationError(f"bad city {c!r} in a {self.verb!r} move (cities are 0 to {CITIES - 1})")
         for n in (self.draw, self.coin):
             if n is not None and not 0 <= n <= 99:
                 raise NotationError(f"bad number {n} in a {self.verb!r} move")
@@ -147,15 +159,15 @@ class Move:
                 if (
                     len(tail) != 3
                     or tail[0][0]
-                    or not tail[0][1].isdigit()
+                    or not _NUMBER.match(tail[0][1])
                     or tail[1] != (False, "coin")
                     or tail[2][0]
-                    or not tail[2][1].isdigit()
+                    or not _NUMBER.match(tail[2][1])
                 ):
                     raise NotationError(f"move {text!r}: expected 'draw N coin M'")
                 fields["draw"], fields["coin"] = int(tail[0][1]), int(tail[2][1])
                 i += 3
-            elif tok.isidentifier() and "label" not in fields:
+            elif is_label(tok) and "label" not in fields:
                 fields["label"] = tok
             else:
                 raise NotationError(f"move {text!r}: unexpected {tok!r}")

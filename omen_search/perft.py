@@ -6,12 +6,11 @@ position is exact and both engines must give the same counts (``omen-search perf
 
 from __future__ import annotations
 
-from typing import Any
-
 from omen_search.errors import UsageError
+from omen_search.state import State
 
 
-def perft(state: Any, depth: int) -> int:
+def perft(state: State, depth: int) -> int:
     """Leaves of the move tree ``depth`` plies below ``state`` (undone afterwards)."""
     if depth < 0:
         raise UsageError(f"depth: must be at least 0, got {depth}")
@@ -30,7 +29,7 @@ def perft(state: Any, depth: int) -> int:
     return total
 
 
-def divide(state: Any, depth: int) -> list[tuple[str, int]]:
+def divide(state: State, depth: int) -> list[tuple[str, int]]:
     """perft split by first move: ``[(move notation, leaves below it), …]`` in generation order."""
     if depth < 1:
         raise UsageError(f"depth: must be at least 1 for a per-move breakdown, got {depth}")

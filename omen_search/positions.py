@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from omen_search.cards import GODS, CardSet, default_cards, load_cards
 from omen_search.errors import FormatError, OmenError
@@ -29,6 +29,7 @@ from omen_search.reference.state import (
     Pending,
 )
 from omen_search.rng import MASK64, Rng
+from omen_search.state import State
 
 POSITION_FORMAT = "omen-position/1"
 OBSERVATION_FORMAT = "omen-observation/1"
@@ -47,7 +48,7 @@ _NAMED_REFS = {"unit": "unit", "maneuver": "unit", "built": "unit", "reward": "r
 # ------------------------------------------------------------------------------ writing
 
 
-def _names(state: GameState, counts: list[int]) -> list[str]:
+def _names(state: State, counts: list[int]) -> list[str]:
     return [state.units[t].name for t, n in enumerate(counts) for _ in range(n)]
 
 
@@ -59,7 +60,7 @@ def _ref_out(cards: CardSet, ref: tuple) -> list:
     return out
 
 
-def _pending_out(state: GameState, d: Pending | None) -> dict[str, Any] | None:
+def _pending_out(state: State, d: Pending | None) -> dict[str, Any] | None:
     if d is None:
         return None
     return {
@@ -75,7 +76,7 @@ def _pending_out(state: GameState, d: Pending | None) -> dict[str, Any] | None:
     }
 
 
-def _common(state: GameState) -> dict[str, Any]:
+def _common(state: State) -> dict[str, Any]:
     """The public part shared by positions and observations."""
     return {
         "ruleset": state.cards.ruleset,
@@ -109,12 +110,13 @@ def _common(state: GameState) -> dict[str, Any]:
     }
 
 
-def _tile_names(state: GameState, ids: list[int]) -> list[str]:
+def _tile_names(state: State, ids: list[int]) -> list[str]:
     return [state.cards.rewards[r].name for r in ids]
 
 
-def _player(state: GameState, p: int, full: bool) -> dict[str, Any]:
+def _player(state: State, p: int, full: bool) -> dict[str, Any]:
     slot = state.building[p]
+    structures = state.cards.structures_of(state.config.gods[p])
     out = {
         "hand": _names(state, state.hands[p]) if full else None,
         "hand_size": state.hand_size(p),
@@ -123,15 +125,15 @@ def _player(state: GameState, p: int, full: bool) -> dict[str, Any]:
         "unused_tiles": _tile_names(state, state.unused[p]) if full else None,
         "unused_count": len(state.unused[p]),
         "used_tiles": _tile_names(state, state.used[p]),
-        "building": state._structure(p, slot).name if slot >= 0 else None,
+        "building": structures[slot].name if slot >= 0 else None,
         "under_count": sum(state.under[p]),
-        "completed": [state._structure(p, s).name for s in range(3) if state.completed[p][s]],
+        "completed": [structures[s].name for s in range(3) if state.completed[p][s]],
         "destroyed": _names(state, state.destroyed[p]),
     }
     return out
 
 
-def to_position(state: GameState) -> dict[str, Any]:
+def to_position(state: State) -> dict[str, Any]:
     """The full state as a JSON-ready dict (format ``omen-position/1``)."""
     out = {"format": POSITION_FORMAT, **_common(state)}
     out["rng"] = [f"{w:016x}" for w in state.rng.s]
@@ -146,7 +148,7 @@ def to_position(state: GameState) -> dict[str, Any]:
     return out
 
 
-def observe(state: GameState, player: int) -> dict[str, Any]:
+def observe(state: State, player: int) -> dict[str, Any]:
     """What ``player`` knows (format ``omen-observation/1``): nothing hidden from them is in it."""
     if player not in (0, 1):
         raise FormatError(f"player: must be 0 or 1, got {player!r}")
@@ -172,7 +174,7 @@ class _Reader:
         self.unit_ids = {u.name: u.index for u in cards.units}
         self.tile_ids = {r.name: r.index for r in cards.rewards}
 
-    def fail(self, path: str, message: str):
+    def fail(self, path: str, message: str) -> NoReturn:
         raise FormatError(f"{path}: {message}")
 
     def obj(self, data: Any, path: str) -> dict:
@@ -187,14 +189,14 @@ class _Reader:
             return default
         return obj[key]
 
-    def int(self, value: Any, path: str, lo: int = 0, hi: int = 10**9) -> int:
+    def integer(self, value: Any, path: str, lo: int = 0, hi: int = 10**9) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(path, f"must be an integer, got {value!r}")
         if not lo <= value <= hi:
             self.fail(path, f"must be from {lo} to {hi}, got {value}")
         return value
 
-    def bool(self, value: Any, path: str) -> bool:
+    def boolean(self, value: Any, path: str) -> bool:
         if not isinstance(value, bool):
             self.fail(path, f"must be true or false, got {value!r}")
         return value
@@ -204,21 +206,22 @@ class _Reader:
             self.fail(path, f"unknown value {value!r} (expected one of {', '.join(map(str, choices))})")
         return value
 
-    def list(self, value: Any, path: str, most: int = 200) -> list:
+    def items(self, value: Any, path: str, most: int = 200) -> list:
         if not isinstance(value, list):
             self.fail(path, f"must be a list, got {type(value).__name__}")
         if len(value) > most:
             self.fail(path, f"at most {most} entries, got {len(value)}")
         return value
 
+    def unit(self, name: Any, path: str) -> int:
+        """One unit name, as its unit id."""
+        if not isinstance(name, str) or name not in self.unit_ids:
+            self.fail(path, f"unknown card {name!r}")
+        return self.unit_ids[name]
+
     def units(self, value: Any, path: str) -> list[int]:
         """A list of unit names, as unit ids."""
-        out = []
-        for i, name in enumerate(self.list(value, path)):
-            if name not in self.unit_ids:
-                self.fail(f"{path}[{i}]", f"unknown card {name!r}")
-            out.append(self.unit_ids[name])
-        return out
+        return [self.unit(name, f"{path}[{i}]") for i, name in enumerate(self.items(value, path))]
 
     def counts(self, value: Any, path: str) -> list[int]:
         counts = [0] * len(self.cards.units)
@@ -228,8 +231,8 @@ class _Reader:
 
     def tiles(self, value: Any, path: str) -> list[int]:
         out = []
-        for i, name in enumerate(self.list(value, path)):
-            if name not in self.tile_ids:
+        for i, name in enumerate(self.items(value, path)):
+            if not isinstance(name, str) or name not in self.tile_ids:
                 self.fail(f"{path}[{i}]", f"unknown reward tile {name!r}")
             out.append(self.tile_ids[name])
         return out
@@ -241,9 +244,11 @@ class _Reader:
         self.fail(path, f"not a structure of {god}: {value!r}")
 
     def ref(self, value: Any, path: str) -> tuple:
-        ref = list(self.list(value, path, most=16))
+        ref = list(self.items(value, path, most=16))
         if not ref:
             return ()
+        if not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in ref):
+            self.fail(path, f"must list names and numbers, got {value!r}")
         if ref[0] in _NAMED_REFS and len(ref) > 1:
             table = {"unit": self.unit_ids, "reward": self.tile_ids,
                      "structure": {s.name: s.index for s in self.cards.structures}}[_NAMED_REFS[ref[0]]]
@@ -271,7 +276,7 @@ def _check_cards(doc: dict, cards: CardSet, root: str) -> None:
 
 def _config(r: _Reader, doc: dict, root: str) -> Config:
     raw = r.obj(r.get(doc, "config", root, {}), f"{root}.config")
-    gods = r.list(raw.get("gods", list(GODS)), f"{root}.config.gods", most=2)
+    gods = r.items(raw.get("gods", list(GODS)), f"{root}.config.gods", most=2)
     if len(gods) != 2:
         r.fail(f"{root}.config.gods", "must name two gods")
     for i, g in enumerate(gods):
@@ -279,29 +284,29 @@ def _config(r: _Reader, doc: dict, root: str) -> Config:
     if gods[0] == gods[1]:
         r.fail(f"{root}.config.gods", "the two seats must have different gods")
     return Config(
-        first_player=r.int(raw.get("first_player", 0), f"{root}.config.first_player", 0, 1),
+        first_player=r.integer(raw.get("first_player", 0), f"{root}.config.first_player", 0, 1),
         gods=(gods[0], gods[1]),
-        emissary=r.bool(raw.get("emissary", False), f"{root}.config.emissary"),
-        max_turns=r.int(raw.get("max_turns", Config().max_turns), f"{root}.config.max_turns", 1, 10_000),
+        emissary=r.boolean(raw.get("emissary", False), f"{root}.config.emissary"),
+        max_turns=r.integer(raw.get("max_turns", Config().max_turns), f"{root}.config.max_turns", 1, 10_000),
     )
 
 
 def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
     """Fields shared by positions and observations, into ``state``."""
     T = state.T
-    state.turn = r.int(r.get(doc, "turn", root, 1), f"{root}.turn", 1, 100_000)
-    state.active = r.int(r.get(doc, "active", root), f"{root}.active", 0, 1)
-    state.first_turn = r.bool(r.get(doc, "first_turn", root, state.turn == 1), f"{root}.first_turn")
+    state.turn = r.integer(r.get(doc, "turn", root, 1), f"{root}.turn", 1, 100_000)
+    state.active = r.integer(r.get(doc, "active", root), f"{root}.active", 0, 1)
+    state.first_turn = r.boolean(r.get(doc, "first_turn", root, state.turn == 1), f"{root}.first_turn")
     state.phase = r.choice(r.get(doc, "phase", root), f"{root}.phase", PHASES)
-    state.ply = r.int(r.get(doc, "ply", root, 0), f"{root}.ply", 0, 10**7)
+    state.ply = r.integer(r.get(doc, "ply", root, 0), f"{root}.ply", 0, 10**7)
     state.favor = r.choice(r.get(doc, "favor", root), f"{root}.favor", GODS)
     state.discard = r.units(r.get(doc, "discard", root, []), f"{root}.discard")
-    cities = r.list(r.get(doc, "cities", root), f"{root}.cities", most=CITIES)
+    cities = r.items(r.get(doc, "cities", root), f"{root}.cities", most=CITIES)
     if len(cities) != CITIES:
         r.fail(f"{root}.cities", f"must list {CITIES} cities, got {len(cities)}")
     state.cities = []
     for c, sides in enumerate(cities):
-        sides = r.list(sides, f"{root}.cities[{c}]", most=2)
+        sides = r.items(sides, f"{root}.cities[{c}]", most=2)
         if len(sides) != 2:
             r.fail(f"{root}.cities[{c}]", "must list the two sides (seat 0, seat 1)")
         state.cities.append([r.counts(sides[p], f"{root}.cities[{c}][{p}]") for p in (0, 1)])
@@ -311,22 +316,22 @@ def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
     state.revealed = r.counts(r.get(doc, "revealed", root, []), f"{root}.revealed")
     state.limbo = r.counts(r.get(doc, "limbo", root, []), f"{root}.limbo")
     flags = r.obj(r.get(doc, "flags", root, {}), f"{root}.flags")
-    for f in ("discount_used", "reward_used", "reveal_again_used"):
-        setattr(state, f, r.bool(flags.get(f, False), f"{root}.flags.{f}"))
+    for flag in ("discount_used", "reward_used", "reveal_again_used"):
+        setattr(state, flag, r.boolean(flags.get(flag, False), f"{root}.flags.{flag}"))
     war = r.obj(r.get(doc, "war", root, {}), f"{root}.war")
-    state.war_city = r.int(war.get("city", -1), f"{root}.war.city", -1, CITIES - 1)
-    state.war_victor = r.int(war.get("victor", -1), f"{root}.war.victor", -1, 1)
-    state.keep_step = r.int(war.get("keep_step", 0), f"{root}.war.keep_step", 0, 2)
+    state.war_city = r.integer(war.get("city", -1), f"{root}.war.city", -1, CITIES - 1)
+    state.war_victor = r.integer(war.get("victor", -1), f"{root}.war.victor", -1, 1)
+    state.keep_step = r.integer(war.get("keep_step", 0), f"{root}.war.keep_step", 0, 2)
     state.stack = []
-    for i, f in enumerate(r.list(r.get(doc, "stack", root, []), f"{root}.stack", most=64)):
+    for i, f in enumerate(r.items(r.get(doc, "stack", root, []), f"{root}.stack", most=64)):
         path = f"{root}.stack[{i}]"
         f = r.obj(f, path)
         ref = r.ref(r.get(f, "ref", path), f"{path}.ref")
         state.stack.append((
             ref,
-            r.int(r.get(f, "index", path, 0), f"{path}.index", 0, 64),
-            r.int(r.get(f, "owner", path), f"{path}.owner", 0, 1),
-            r.int(r.get(f, "city", path, -1), f"{path}.city", -1, CITIES - 1),
+            r.integer(r.get(f, "index", path, 0), f"{path}.index", 0, 64),
+            r.integer(r.get(f, "owner", path), f"{path}.owner", 0, 1),
+            r.integer(r.get(f, "city", path, -1), f"{path}.city", -1, CITIES - 1),
         ))
     pending = r.get(doc, "pending", root, None)
     state.pending = None
@@ -336,14 +341,14 @@ def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
         card = d.get("card")
         state.pending = Pending(
             kind=r.choice(r.get(d, "kind", path), f"{path}.kind", DECISIONS),
-            player=r.int(r.get(d, "player", path), f"{path}.player", 0, 1),
-            owner=r.int(d.get("owner", -1), f"{path}.owner", -1, 1),
-            n=r.int(d.get("n", 0), f"{path}.n", 0, 64),
-            last=r.int(d.get("last", 0), f"{path}.last", 0, CITIES * T),
-            card=r.units([card], f"{path}.card")[0] if card is not None else -1,
-            city=r.int(d.get("city", -1), f"{path}.city", -1, CITIES - 1),
+            player=r.integer(r.get(d, "player", path), f"{path}.player", 0, 1),
+            owner=r.integer(d.get("owner", -1), f"{path}.owner", -1, 1),
+            n=r.integer(d.get("n", 0), f"{path}.n", 0, 64),
+            last=r.integer(d.get("last", 0), f"{path}.last", 0, CITIES * T),
+            card=r.unit(card, f"{path}.card") if card is not None else -1,
+            city=r.integer(d.get("city", -1), f"{path}.city", -1, CITIES - 1),
             ref=r.ref(d.get("ref", []), f"{path}.ref"),
-            index=r.int(d.get("index", -1), f"{path}.index", -1, 64),
+            index=r.integer(d.get("index", -1), f"{path}.index", -1, 64),
         )
         if state.pending.ref and not 0 <= state.pending.index < len(_program_of(state, state.pending.ref)):
             r.fail(f"{path}.index", "does not point at an effect of pending.ref")
@@ -356,7 +361,7 @@ def _program_of(state: GameState, ref: tuple):
 
 
 def _read_players(r: _Reader, doc: dict, root: str, state: GameState, full: tuple[bool, bool]) -> list[dict]:
-    players = r.list(r.get(doc, "players", root), f"{root}.players", most=2)
+    players = r.items(r.get(doc, "players", root), f"{root}.players", most=2)
     if len(players) != 2:
         r.fail(f"{root}.players", "must list the two seats")
     T = state.T
@@ -370,25 +375,25 @@ def _read_players(r: _Reader, doc: dict, root: str, state: GameState, full: tupl
         raw = r.obj(players[p], path)
         raws.append(raw)
         god = state.config.gods[p]
-        state.coins[p] = r.int(r.get(raw, "coins", path), f"{path}.coins", 0, COINS)
+        state.coins[p] = r.integer(r.get(raw, "coins", path), f"{path}.coins", 0, COINS)
         state.known[p] = r.counts(raw.get("known", []), f"{path}.known")
         if full[p]:
             state.hands[p] = r.counts(r.get(raw, "hand", path), f"{path}.hand")
-            if "hand_size" in raw and r.int(raw["hand_size"], f"{path}.hand_size", 0, 40) != state.hand_size(p):
+            if "hand_size" in raw and r.integer(raw["hand_size"], f"{path}.hand_size", 0, 40) != state.hand_size(p):
                 r.fail(f"{path}.hand_size", f"is {raw['hand_size']} but hand lists {state.hand_size(p)} cards")
             for t in range(T):
                 if state.known[p][t] > state.hands[p][t]:
                     r.fail(f"{path}.known", f"lists {state.units[t].name!r} more often than the hand holds it")
             state.unused[p] = sorted(r.tiles(r.get(raw, "unused_tiles", path, []), f"{path}.unused_tiles"))
         else:
-            size = r.int(r.get(raw, "hand_size", path), f"{path}.hand_size", 0, 40)
+            size = r.integer(r.get(raw, "hand_size", path), f"{path}.hand_size", 0, 40)
             if sum(state.known[p]) > size:
                 r.fail(f"{path}.known", f"lists {sum(state.known[p])} cards but hand_size is {size}")
         state.used[p] = sorted(r.tiles(raw.get("used_tiles", []), f"{path}.used_tiles"))
         building = raw.get("building")
         if building is not None:
             state.building[p] = r.structure_slot(building, f"{path}.building", god)
-        for i, name in enumerate(r.list(raw.get("completed", []), f"{path}.completed", most=3)):
+        for i, name in enumerate(r.items(raw.get("completed", []), f"{path}.completed", most=3)):
             slot = r.structure_slot(name, f"{path}.completed[{i}]", god)
             if state.completed[p][slot]:
                 r.fail(f"{path}.completed[{i}]", f"{name!r} listed twice")
@@ -426,10 +431,10 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
         r.fail(f"{root}.format", f"expected {POSITION_FORMAT!r}, got {doc.get('format')!r}")
     _check_cards(doc, cards, root)
     state = GameState(cards, _config(r, doc, root))
-    seed = r.int(doc.get("seed", 0), f"{root}.seed", 0, MASK64)
+    seed = r.integer(doc.get("seed", 0), f"{root}.seed", 0, MASK64)
     state.seed = seed
     if "rng" in doc:
-        words = r.list(doc["rng"], f"{root}.rng", most=4)
+        words = r.items(doc["rng"], f"{root}.rng", most=4)
         try:
             state.rng = Rng.from_state([int(w, 16) & MASK64 for w in words])
         except (TypeError, ValueError):
@@ -446,8 +451,8 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
         if sum(state.under[p]) and state.building[p] < 0:
             r.fail(f"{path}.under", "cards beneath a structure need 'building' to say which")
         e = raws[p].get("emissary")
-        state.emissaries[p] = r.units([e], f"{path}.emissary")[0] if e is not None else -1
-    city_tiles = r.list(r.get(doc, "city_tiles", root), f"{root}.city_tiles", most=CITIES)
+        state.emissaries[p] = r.unit(e, f"{path}.emissary") if e is not None else -1
+    city_tiles = r.items(r.get(doc, "city_tiles", root), f"{root}.city_tiles", most=CITIES)
     if len(city_tiles) != CITIES:
         r.fail(f"{root}.city_tiles", f"must list {CITIES} stacks")
     placed = state.unused[0] + state.unused[1] + state.used[0] + state.used[1]
@@ -462,7 +467,7 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
         if s is None or isinstance(s, list):
             state.city_tiles.append(named[c] or [])
         else:
-            n = r.int(s, f"{root}.city_tiles[{c}]", 0, 3)
+            n = r.integer(s, f"{root}.city_tiles[{c}]", 0, 3)
             state.city_tiles.append([spare.pop() for _ in range(min(n, len(spare)))])
     if sum(map(len, state.city_tiles)) + len(placed) - sum(len(s) for s in named if s) != len(cards.rewards):
         r.fail(f"{root}.city_tiles", f"the {len(cards.rewards)} reward tiles must all be placed")
@@ -526,20 +531,20 @@ def load_observation(data: Any, cards: CardSet | None = None, root: str = "obser
         r.fail(f"{root}.format", f"expected {OBSERVATION_FORMAT!r}, got {doc.get('format')!r}")
     _check_cards(doc, cards, root)
     state = GameState(cards, _config(r, doc, root))
-    me = r.int(r.get(doc, "player", root), f"{root}.player", 0, 1)
+    me = r.integer(r.get(doc, "player", root), f"{root}.player", 0, 1)
     _read_public(r, doc, root, state)
     raws = _read_players(r, doc, root, state, (me == 0, me == 1))
     opp = 1 - me
-    opp_unused = r.int(r.get(raws[opp], "unused_count", f"{root}.players[{opp}]"), f"{root}.players[{opp}].unused_count", 0, 9)
-    under = [r.int(raws[p].get("under_count", 0), f"{root}.players[{p}].under_count", 0, 40) for p in (0, 1)]
+    opp_unused = r.integer(r.get(raws[opp], "unused_count", f"{root}.players[{opp}]"), f"{root}.players[{opp}].unused_count", 0, 9)
+    under = [r.integer(raws[p].get("under_count", 0), f"{root}.players[{p}].under_count", 0, 40) for p in (0, 1)]
     for p in (0, 1):
         if under[p] and state.building[p] < 0:
             r.fail(f"{root}.players[{p}].under_count", "cards beneath a structure need 'building' to say which")
     e = raws[me].get("emissary")
-    state.emissaries[me] = r.units([e], f"{root}.players[{me}].emissary")[0] if e is not None else -1
-    opp_emissary = r.bool(raws[opp].get("emissary_chosen", False), f"{root}.players[{opp}].emissary_chosen")
-    city_tiles = [r.int(n, f"{root}.city_tiles[{c}]", 0, 3) for c, n in
-                  enumerate(r.list(r.get(doc, "city_tiles", root), f"{root}.city_tiles", most=CITIES))]
+    state.emissaries[me] = r.unit(e, f"{root}.players[{me}].emissary") if e is not None else -1
+    opp_emissary = r.boolean(raws[opp].get("emissary_chosen", False), f"{root}.players[{opp}].emissary_chosen")
+    city_tiles = [r.integer(n, f"{root}.city_tiles[{c}]", 0, 3) for c, n in
+                  enumerate(r.items(r.get(doc, "city_tiles", root), f"{root}.city_tiles", most=CITIES))]
     if len(city_tiles) != CITIES:
         r.fail(f"{root}.city_tiles", f"must list {CITIES} counts")
     named = state.unused[me] + state.used[0] + state.used[1]
@@ -548,8 +553,8 @@ def load_observation(data: Any, cards: CardSet | None = None, root: str = "obser
     if sum(city_tiles) + len(named) + opp_unused != len(cards.rewards):
         r.fail(f"{root}.city_tiles", f"tiles in cities and play areas must add up to {len(cards.rewards)}")
     _check_conservation(r, state, root, None)
-    deck_size = r.int(r.get(doc, "deck_size", root), f"{root}.deck_size", 0, 40)
-    opp_hand = r.int(raws[opp]["hand_size"], f"{root}.players[{opp}].hand_size", 0, 40)
+    deck_size = r.integer(r.get(doc, "deck_size", root), f"{root}.deck_size", 0, 40)
+    opp_hand = r.integer(raws[opp]["hand_size"], f"{root}.players[{opp}].hand_size", 0, 40)
     visible = len(state.discard) + sum(state.revealed) + sum(state.limbo) + state.hand_size(me)
     visible += sum(sum(state.cities[c][p]) for c in range(CITIES) for p in (0, 1))
     total = visible + deck_size + opp_hand + sum(under) + (state.emissaries[me] >= 0) + opp_emissary

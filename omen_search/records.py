@@ -19,12 +19,13 @@ from omen_search.moves import Move
 from omen_search.positions import _config, _Reader, read_json_file
 from omen_search.reference.state import GameState
 from omen_search.rng import MASK64
+from omen_search.state import State
 
 RECORD_FORMAT = "omen-record/1"
 
 
-def make_record(state: GameState, players: list[str]) -> dict[str, Any]:
-    """The record of a game played from :meth:`GameState.new` (finished or not)."""
+def make_record(state: State, players: list[str]) -> dict[str, Any]:
+    """The record of a game played from ``new(seed=...)`` on either engine (finished or not)."""
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "ruleset": state.cards.ruleset,
@@ -48,17 +49,24 @@ def make_record(state: GameState, players: list[str]) -> dict[str, Any]:
 
 
 def write_record(path: str | Path, record: dict[str, Any]) -> None:
-    """Write atomically: a temporary file in the same folder, then a rename."""
+    """Write atomically: a temporary file in the same folder, then a rename.
+
+    Raises :class:`RecordError` naming the file if it cannot be written."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot write the record: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(record, f, indent=1)
             f.write("\n")
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise RecordError(f"{path}: cannot write the record: {exc.strerror or exc}") from None
         raise
 
 
@@ -79,9 +87,9 @@ def replay(record: Any, cards: CardSet | None = None, upto: int | None = None) -
         raise RecordError(
             f"record.cards: played with card set {meta.get('name')!r}, not {cards.name!r}; pass its --cards file"
         )
-    seed = r.int(r.get(record, "seed", "record"), "record.seed", 0, MASK64)
+    seed = r.integer(r.get(record, "seed", "record"), "record.seed", 0, MASK64)
     config = _config(r, record, "record")
-    moves = r.list(r.get(record, "moves", "record"), "record.moves", most=1_000_000)
+    moves = r.items(r.get(record, "moves", "record"), "record.moves", most=1_000_000)
     if upto is not None and not 0 <= upto <= len(moves):
         raise RecordError(f"ply {upto}: the record has {len(moves)} plies")
     state = GameState.new(seed=seed, cards=cards, config=config)
@@ -99,6 +107,9 @@ def replay(record: Any, cards: CardSet | None = None, upto: int | None = None) -
             )
         if "winner" in record and state.winner() != record["winner"]:
             raise RecordError(f"ply {len(moves)}: the record says winner {record['winner']}, the replay gives {state.winner()}")
+        for field, value in (("plies", state.ply), ("turns", state.turn)):
+            if field in record and record[field] != value:
+                raise RecordError(f"ply {len(moves)}: the record says {field} {record[field]!r}, the replay gives {value}")
     return state
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from omen_search.moves import Move
-from omen_search.reference.state import CITIES, GameState
+from omen_search.reference.state import CITIES
+from omen_search.state import State
 
 
-def _side(state: GameState, city: int, p: int) -> str:
+def _side(state: State, city: int, p: int) -> str:
     units = [f"{state.units[t].name}" + (f" x{n}" if n > 1 else "") for t, n in enumerate(state.cities[city][p]) if n]
     return ", ".join(units) if units else "-"
 
@@ -15,7 +16,7 @@ def god_name(god: str) -> str:
     return god.capitalize()
 
 
-def describe_board(state: GameState) -> str:
+def describe_board(state: State) -> str:
     """A few lines: each city with its tiles, strength and units; each seat's resources and VP."""
     lines = []
     for c in range(CITIES):
@@ -26,8 +27,9 @@ def describe_board(state: GameState) -> str:
     scores = state.scores()
     for p in (0, 1):
         slot = state.building[p]
-        building = f", building {state._structure(p, slot).name} ({sum(state.under[p])} under)" if slot >= 0 else ""
-        done = [state._structure(p, s).name for s in range(3) if state.completed[p][s]]
+        structures = state.cards.structures_of(state.config.gods[p])
+        building = f", building {structures[slot].name} ({sum(state.under[p])} under)" if slot >= 0 else ""
+        done = [structures[s].name for s in range(3) if state.completed[p][s]]
         lines.append(
             f"    seat{p} {god_name(state.config.gods[p])}: {state.coins[p]} coins, {state.hand_size(p)} cards, "
             f"tiles {len(state.unused[p])} unused/{len(state.used[p])} used{building}"
@@ -38,14 +40,16 @@ def describe_board(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def describe_move(state: GameState, move: Move) -> str:
+def describe_move(state: State, move: Move) -> str:
     """``seat 1 (Horus) discard: discard "Temple Servant"`` for the player about to make ``move``;
     the word before the colon is the kind of decision (see docs/formats.md)."""
     p = state.current_player
+    assert state.pending is not None, "describe_move: the game is over"
     return f"  seat {p} ({god_name(state.config.gods[p])}) {state.pending.kind}: {move}"
 
 
-def describe_result(state: GameState) -> str:
+def describe_result(state: State) -> str:
     s = state.scores()
     w = state.winner()
+    assert w is not None, "describe_result: the game is not over"
     return f"Game over after {state.turn} turns ({state.ply} plies): {s[0]}-{s[1]}, seat {w} ({god_name(state.config.gods[w])}) wins."

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from omen_search.cards import CardSet
 from omen_search.positions import observe
 from omen_search.reference.state import Config, GameState
 from omen_search.rng import Rng
@@ -29,7 +30,7 @@ class Mismatch:
                 f"  reference: {self.reference[:400]}\n  core:      {self.core[:400]}")
 
 
-def compare_game(seed: int, config: Config | None = None, cards=None) -> tuple[Mismatch | None, int]:
+def compare_game(seed: int, config: Config | None = None, cards: CardSet | None = None) -> tuple[Mismatch | None, int]:
     """Play one random game on both engines (deal ``seed``, policy ``Rng(seed)``) and compare.
 
     Returns the first mismatch (or ``None``) and the number of plies compared.

@@ -1,0 +1,169 @@
+"""Information-Set Monte Carlo Tree Search on the Cython core, with root parallelism.
+
+SO-ISMCTS and MO-ISMCTS after Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree
+Search", IEEE TCIAIG 4(2), 2012: a fresh determinisation every iteration, UCB1 with availability
+counts, random rollouts, reward 1 / 0 for a win / loss from the mover's point of view (this game
+always has a winner), the root player's VP margin tracked per node. The loop runs in C
+(``ext/search.pxi``); this module sets budgets, merges workers and turns move ids into
+:class:`~omen_search.moves.Move` values.
+
+>>> from omen_search.engines import new_game
+>>> result = ismcts(new_game("core", seed=3), Limit(iterations=200), seed=1)
+>>> result.iterations, result.best in new_game("core", seed=3).legal_moves()
+(200, True)
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from omen_search.errors import UsageError
+from omen_search.moves import Move
+
+DEFAULT_MAX_NODES = 1_000_000  # per tree: about 56 MB
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A search budget: iterations, seconds, or both (whichever ends first)."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise UsageError("limit: give iterations or seconds")
+        if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
+                                            or self.iterations < 1):
+            raise UsageError(f"limit.iterations: must be a positive integer, got {self.iterations!r}")
+        if self.seconds is not None and (not isinstance(self.seconds, (int, float)) or not self.seconds > 0
+                                         or math.isinf(self.seconds)):
+            raise UsageError(f"limit.seconds: must be a positive number, got {self.seconds!r}")
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """What the search found about one root move, from the searching player's point of view."""
+
+    move: Move
+    visits: int
+    availability: int
+    win_prob: float
+    vp_margin: float
+    vp_stdev: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The root of a search: moves best first, and how much work was done."""
+
+    player: int
+    best: Move
+    moves: tuple[MoveStats, ...]
+    iterations: int
+    seconds: float
+    nodes: int
+    tree_full: bool
+
+
+def _core_of(state: Any) -> Any:
+    from omen_search._core import CoreState
+
+    return state if isinstance(state, CoreState) else CoreState.from_state(state)
+
+
+def _worker(args: tuple) -> dict:
+    """One root-parallel search in a worker process (state sent as a position)."""
+    from omen_search._core import CoreState, search
+    from omen_search.positions import load_position
+
+    position, cards, iterations, seconds, c, mo, seed, max_nodes = args
+    core = CoreState.from_state(load_position(position, cards))
+    return search(core, iterations, seconds, c, mo, seed, max_nodes)
+
+
+def _seeds(seed: int, workers: int) -> list[int]:
+    """Independent child seeds for the workers (numpy's SeedSequence.spawn)."""
+    children = np.random.SeedSequence(seed).spawn(workers)
+    return [int(child.generate_state(1, dtype=np.uint64)[0]) for child in children]
+
+
+def ismcts(
+    state: Any,
+    limit: Limit,
+    *,
+    c: float = 0.7,
+    mo: bool = False,
+    seed: int = 0,
+    workers: int = 1,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    final: Literal["visits", "value"] = "visits",
+) -> SearchResult:
+    """Search ``state`` (either engine) for its current player and rank the root moves.
+
+    ``workers > 1`` runs that many independent searches in processes with seeds spawned from
+    ``seed`` and adds up their root statistics (root parallelism). ``final`` picks the best move
+    by most visits (default) or by highest win rate. Returns at once when only one move is legal.
+    Raises :class:`UsageError` for a finished game or a bad option.
+    """
+    from omen_search._core import search
+
+    if final not in ("visits", "value"):
+        raise UsageError(f"final: must be 'visits' or 'value', got {final!r}")
+    if not isinstance(workers, int) or workers < 1:
+        raise UsageError(f"workers: must be a positive integer, got {workers!r}")
+    if not (isinstance(c, (int, float)) and c >= 0 and math.isfinite(c)):
+        raise UsageError(f"c: must be a non-negative number, got {c!r}")
+    core = _core_of(state)
+    if core.is_terminal():
+        raise UsageError("search: the game is over")
+    ids = core.legal_move_ids()
+    moves = core.legal_moves()
+    player = core.current_player
+    if len(ids) == 1:
+        only = MoveStats(moves[0], 0, 0, float("nan"), float("nan"), float("nan"))
+        return SearchResult(player, moves[0], (only,), 0, 0.0, 0, False)
+    iterations = limit.iterations or 0
+    seconds = limit.seconds or 0.0
+    if workers == 1:
+        raws = [search(core, iterations, seconds, c, mo, seed, max_nodes)]
+    else:
+        from omen_search.positions import to_position
+
+        position = to_position(core)
+        per = -(-iterations // workers) if iterations else 0
+        jobs = [(position, core.cards, per, seconds, c, mo, s, max_nodes) for s in _seeds(seed, workers)]
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            raws = list(pool.map(_worker, jobs))
+    merged: dict[int, list[float]] = {}
+    for raw in raws:
+        for move_id, visits, avail, reward, margin, margin_sq in raw["children"]:
+            acc = merged.setdefault(move_id, [0, 0, 0.0, 0.0, 0.0])
+            for i, v in enumerate((visits, avail, reward, margin, margin_sq)):
+                acc[i] += v
+    stats = []
+    for move_id, (visits, avail, reward, margin, margin_sq) in merged.items():
+        move = moves[ids.index(move_id)] if move_id in ids else None
+        if move is None or not visits:
+            continue
+        mean = margin / visits
+        stats.append(MoveStats(move, int(visits), int(avail), reward / visits, mean,
+                               math.sqrt(max(margin_sq / visits - mean * mean, 0.0))))
+    key = (lambda m: (m.visits, m.win_prob)) if final == "visits" else (lambda m: (m.win_prob, m.visits))
+    stats.sort(key=key, reverse=True)
+    if not stats:  # no iteration finished (a tiny time budget): fall back to the first legal move
+        stats = [MoveStats(moves[0], 0, 0, float("nan"), float("nan"), float("nan"))]
+    return SearchResult(
+        player=player,
+        best=stats[0].move,
+        moves=tuple(stats),
+        iterations=sum(r["iterations"] for r in raws),
+        seconds=max(r["seconds"] for r in raws),
+        nodes=sum(r["nodes"] for r in raws),
+        tree_full=any(r["full"] for r in raws),
+    )

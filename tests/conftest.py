@@ -1,0 +1,38 @@
+"""Shared fixtures and settings for the test suite.
+
+Hypothesis runs with no deadline everywhere (CI machines are slow and uneven) and, under CI
+(``CI`` set in the environment), derandomized with no example database, so that a CI run is
+reproducible: the same commit draws the same examples.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(scope="session")
+def seed_toml() -> str:
+    """The text of the built-in card file, read from the installed package."""
+    return resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def write_cards(tmp_path: Path) -> Callable[[str], Path]:
+    """Write a card file's text to ``tmp_path/cards.toml`` and return its path."""
+
+    def write(text: str, name: str = "cards.toml") -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write

@@ -2082,3 +2082,58 @@ def bench_clone(CoreState state, long n):
     free(raw_src)
     free(raw_dst)
     return t1 - t0, t2 - t1, sink
+
+
+# ------------------------------------------------------------------------------------- search
+
+include "search.pxi"
+
+
+def search(CoreState state, long iterations=1000, double seconds=0.0, double c=0.7, bint mo=False,
+           seed=0, long max_nodes=1_000_000):
+    """Run ISMCTS from ``state`` for its current player; returns the root's statistics.
+
+    Stops after ``iterations`` or ``seconds`` (a value <= 0 means no limit of that kind; at least one
+    must be set). ``mo`` selects MO-ISMCTS. The tree holds at most ``max_nodes`` nodes per player.
+    Returns a dict: ``iterations``, ``seconds``, ``nodes``, ``full`` (the cap was reached) and
+    ``children``: ``(move id, visits, availability, reward sum, VP-margin sum, VP-margin squares)``.
+    """
+    cdef Tree trees[2]
+    cdef uint64_t rng[4]
+    cdef SearchResult res
+    cdef int q, owner
+    cdef int32_t k
+    if state.s.phase == PH_GAME_OVER:
+        raise UsageError("search: the game is over")
+    if iterations <= 0 and seconds <= 0:
+        raise UsageError("search: give iterations or seconds (a positive budget)")
+    if max_nodes < 1 or max_nodes > 200_000_000:
+        raise UsageError(f"max_nodes: must be from 1 to 200000000, got {max_nodes}")
+    Rng(seed)  # validates the seed
+    rng_seed(rng, seed)
+    trees[0].nodes = NULL
+    trees[1].nodes = NULL
+    try:
+        for q in range(1 + mo):
+            trees[q].nodes = <Node*>malloc(max_nodes * sizeof(Node))
+            if trees[q].nodes == NULL:
+                raise MemoryError(f"search: cannot allocate {max_nodes} nodes")
+            trees[q].n = 0
+            trees[q].cap = max_nodes
+            trees[q].full = 0
+            tree_add(&trees[q], NO_NODE, 0, -1)
+        with nogil:
+            res = ismcts(&state.tables.tb, &state.s, trees, mo, iterations, seconds, c, rng)
+        owner = state.s.pending.player
+        q = owner if mo else 0
+        children = []
+        k = trees[q].nodes[0].first_child
+        while k != NO_NODE:
+            children.append((trees[q].nodes[k].move, trees[q].nodes[k].visits, trees[q].nodes[k].avail,
+                             trees[q].nodes[k].reward, trees[q].nodes[k].margin, trees[q].nodes[k].margin_sq))
+            k = trees[q].nodes[k].next_sibling
+        return {"iterations": res.iterations, "seconds": res.seconds, "nodes": trees[q].n,
+                "full": bool(trees[0].full or trees[1 if mo else 0].full), "children": children}
+    finally:
+        free(trees[0].nodes)
+        free(trees[1].nodes)

@@ -1,20 +1,36 @@
-"""Players that choose moves: one interface, made from spec strings (``random``, ``human``).
+"""Players that choose moves: one interface, made from spec strings.
 
-Every bot answers ``choose(state) -> Move`` for the state's current player. Bots that use chance
-take a seed, so a game between seeded bots on a seeded deal replays exactly.
+Every bot answers ``choose(state) -> Move`` for the state's current player; the state may be either
+engine's, or an observation (a dict, as :func:`omen_search.positions.observe` writes it), since the
+searching bots only use what the player can see. Bots that use chance take a seed, so a game
+between seeded bots on a seeded deal replays exactly. Specs::
+
+    random | human | greedy | pimc:iterations=N | ismcts:iterations=N,c=0.7 | ismcts-mo:...
+    (any of the searching bots takes seconds=S instead of, or with, iterations=N; ismcts takes
+    workers=W for root parallelism)
 """
 
 from __future__ import annotations
 
+import math
 import sys
-from typing import IO, Protocol
+import time
+from typing import IO, Any, Protocol
 
 from omen_search.errors import NotationError, UsageError
 from omen_search.moves import Move
 from omen_search.rng import MASK64, Rng, splitmix64
 from omen_search.state import State
 
-BOT_KINDS = ("random", "human")
+BOT_KINDS = ("random", "human", "greedy", "pimc", "ismcts", "ismcts-mo")
+_OPTIONS = {
+    "random": {},
+    "human": {},
+    "greedy": {},
+    "pimc": {"iterations": int, "seconds": float},
+    "ismcts": {"iterations": int, "seconds": float, "c": float, "workers": int},
+    "ismcts-mo": {"iterations": int, "seconds": float, "c": float, "workers": int},
+}
 
 
 class Bot(Protocol):
@@ -72,16 +88,173 @@ class HumanPlayer:
             print(f"  {line!r} is not legal here", file=out)
 
 
+def _core_view(state: Any) -> Any:
+    """The core state to search from: the state itself, or one built from an observation."""
+    from omen_search._core import CoreState
+
+    if isinstance(state, dict):
+        from omen_search.positions import state_from_observation
+
+        state, _ = state_from_observation(state, None)
+    return state if isinstance(state, CoreState) else CoreState.from_state(state)
+
+
+def evaluate(state: State, player: int) -> float:
+    """The greedy bot's one-ply heuristic, from ``player``'s side: VP above all, a war it would win or
+    lose now, then strength in the cities that still have reward tiles, cards in hand and coins; a
+    finished game is decisive."""
+    other = 1 - player
+    if state.is_terminal():
+        return 1000.0 if state.winner() == player else -1000.0
+    scores = state.scores()
+    treasured = [sum(n for t, n in enumerate(state.hands[q]) if state.units[t].treasured) for q in (0, 1)]
+    # VP on the table count fully; TREASURED cards in hand only a little (they are better played)
+    value = 3.0 * ((scores[player] - treasured[player]) - (scores[other] - treasured[other]))
+    value += 0.5 * (treasured[player] - treasured[other])
+    value += 0.25 * (state.hand_size(player) - state.hand_size(other))
+    value += 0.4 * (state.coins[player] - state.coins[other])
+    for city in range(3):
+        if state.city_tiles[city]:
+            lead = state.strength(city, player) - state.strength(city, other)
+            value += 0.8 * lead
+            theirs = state.side_count(city, 1 - state.active)
+            if theirs >= 3 or theirs + state.side_count(city, state.active) >= 5:  # war-torn now (H-war-1)
+                value += 6.0 * ((lead > 0) - (lead < 0))  # a tile (2 VP) changes hands
+    return value
+
+
+class GreedyBot:
+    """Plays the move whose result looks best by :func:`evaluate` (ties broken at random)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state: Any) -> Move:
+        core = _core_view(state)
+        player = core.current_player
+        moves = core.legal_moves()
+        ids = core.legal_move_ids()
+        best: list[int] = []
+        best_value = -math.inf
+        for i, move_id in enumerate(ids):
+            child = core.clone()
+            child.apply_id(move_id)
+            value = evaluate(child, player)
+            if value > best_value + 1e-9:
+                best, best_value = [i], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(i)
+        return moves[best[self.rng.below(len(best))]]
+
+
+class PIMCBot:
+    """Flat Monte Carlo over determinisations (perfect-information Monte Carlo): each iteration
+    deals the hidden cards again, tries the next root move in turn and plays randomly to the end;
+    the move with the best win rate is played."""
+
+    def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None):
+        from omen_search.search import Limit
+
+        self.limit = Limit(iterations=iterations, seconds=seconds)
+        self.rng = Rng(seed)
+        self.name = f"pimc:iterations={iterations}" if seconds is None else f"pimc:seconds={seconds}"
+
+    def choose(self, state: Any) -> Move:
+        core = _core_view(state)
+        player = core.current_player
+        moves = core.legal_moves()
+        ids = core.legal_move_ids()
+        if len(ids) == 1:
+            return moves[0]
+        wins = [0] * len(ids)
+        tries = [0] * len(ids)
+        deadline = time.perf_counter() + self.limit.seconds if self.limit.seconds else math.inf
+        i = 0
+        while (self.limit.iterations is None or i < self.limit.iterations) and time.perf_counter() < deadline:
+            k = i % len(ids)
+            world = core.determinized(player, self.rng.next64())
+            world.apply_id(ids[k])
+            world.playout(self.rng.next64())
+            wins[k] += world.winner() == player
+            tries[k] += 1
+            i += 1
+        rates = [w / t if t else -1.0 for w, t in zip(wins, tries)]
+        return moves[max(range(len(ids)), key=lambda j: (rates[j], -j))]
+
+
+class ISMCTSBot:
+    """SO-ISMCTS (or MO-ISMCTS with ``mo``) on the core; see :mod:`omen_search.search`."""
+
+    def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None,
+                 c: float = 0.7, mo: bool = False, workers: int = 1):
+        from omen_search.search import Limit
+
+        self.limit = Limit(iterations=iterations, seconds=seconds)
+        self.c, self.mo, self.workers = c, mo, workers
+        self.rng = Rng(seed)
+        budget = f"iterations={iterations}" if seconds is None else f"seconds={seconds}"
+        self.name = f"{'ismcts-mo' if mo else 'ismcts'}:{budget},c={c}"
+
+    def choose(self, state: Any) -> Move:
+        from omen_search.search import ismcts
+
+        result = ismcts(_core_view(state), self.limit, c=self.c, mo=self.mo, seed=self.rng.next64(),
+                        workers=self.workers)
+        return result.best
+
+
 def bot_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` for a game seeded ``game_seed`` (independent streams)."""
     return splitmix64((game_seed ^ (0x5EED0000 + seat)) & MASK64)[1]
 
 
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"ismcts:iterations=500,c=0.7"`` -> ``("ismcts", {"iterations": 500, "c": 0.7})``.
+
+    Raises :class:`UsageError` naming the spec and the bad part."""
+    if not isinstance(spec, str):
+        raise UsageError(f"players: a player spec must be text, got {spec!r}")
+    kind, _, rest = spec.strip().partition(":")
+    if kind not in _OPTIONS:
+        raise UsageError(f"players: unknown player {spec!r} (expected one of {', '.join(BOT_KINDS)})")
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or key not in _OPTIONS[kind]:
+            allowed = ", ".join(_OPTIONS[kind]) or "no options"
+            raise UsageError(f"players: {spec!r}: unknown option {part!r} ({kind} takes {allowed})")
+        try:
+            options[key] = _OPTIONS[kind][key](value)
+        except ValueError:
+            raise UsageError(f"players: {spec!r}: {key} must be a number, got {value!r}") from None
+    return kind, options
+
+
+def split_players(text: str) -> list[str]:
+    """Split ``--players`` at commas, keeping ``key=value`` parts with the spec before them:
+    ``"ismcts:iterations=500,c=0.7,greedy"`` -> ``["ismcts:iterations=500,c=0.7", "greedy"]``."""
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if "=" in part and ":" not in part and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """Build a bot from its spec string; raises :class:`UsageError` for an unknown one."""
-    kind = spec.strip().split(":", 1)[0]
+    """Build a bot from its spec string; raises :class:`UsageError` for a bad one."""
+    kind, options = parse_spec(spec)
     if kind == "random":
         return RandomBot(seed)
     if kind == "human":
         return HumanPlayer()
-    raise UsageError(f"players: unknown player {spec!r} (expected one of {', '.join(BOT_KINDS)})")
+    if kind == "greedy":
+        return GreedyBot(seed)
+    if "seconds" in options and "iterations" not in options:
+        options["iterations"] = None
+    if kind == "pimc":
+        return PIMCBot(seed, **options)
+    return ISMCTSBot(seed, mo=kind == "ismcts-mo", **options)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from omen_search.bots import BOT_KINDS, bot_seed, make_bot
+from omen_search.bots import BOT_KINDS, bot_seed, make_bot, split_players
 from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
@@ -78,7 +78,7 @@ def _cards_banner(cards: CardSet) -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     cards = load_cards(args.cards)
-    specs = [s.strip() for s in args.players.split(",")]
+    specs = split_players(args.players)
     if len(specs) != 2:
         raise UsageError(f"--players: needs two players separated by a comma, got {args.players!r}")
     bots = [make_bot(spec, bot_seed(args.seed, seat)) for seat, spec in enumerate(specs)]
@@ -216,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game between bots (or you) and print it turn by turn")
     p.add_argument("--players", default="random,random",
-                   help=f"two players, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)} (default random,random)")
+                   help=f"two players, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
+                        "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (default random,random)")
     _add_game(p)
     p.add_argument("--engine", choices=("core", "reference"), default="core", help="rules engine (default core)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")

@@ -404,14 +404,20 @@ def _read_players(r: _Reader, doc: dict, root: str, state: GameState, full: tupl
     return raws
 
 
-def _check_conservation(r: _Reader, state: GameState, root: str, hidden: int | None) -> None:
-    """No more copies of a card than the set has; 40 cards, 9 tiles and 20 coins in all."""
+def _placed(state: GameState) -> Counter:
+    """Copies of each unit the document places (a hand counts at least its known cards)."""
     seen = Counter(state.discard)
     for t in range(state.T):
         seen[t] += state.revealed[t] + state.limbo[t] + sum(state.cities[c][p][t] for c in range(CITIES) for p in (0, 1))
         for p in (0, 1):
             seen[t] += max(state.hands[p][t], state.known[p][t]) + state.under[p][t]
         seen[t] += sum(1 for e in state.emissaries if e == t)
+    return seen
+
+
+def _check_conservation(r: _Reader, state: GameState, root: str, hidden: int | None) -> None:
+    """No more copies of a card than the set has; 40 cards, 9 tiles and 20 coins in all."""
+    seen = _placed(state)
     for t, n in seen.items():
         if n > state.units[t].copies:
             r.fail(root, f"{n} copies of {state.units[t].name!r} are placed but the set has {state.units[t].copies}")
@@ -524,6 +530,19 @@ def load_observation(data: Any, cards: CardSet | None = None, root: str = "obser
     Checks every name, count and capacity, and that the hidden counts add up to the 40 cards and 9
     tiles of the set. Raises :class:`FormatError` naming the JSON path of the first bad field.
     """
+    state, me = state_from_observation(data, cards, root)
+    return observe(state, me)
+
+
+def state_from_observation(
+    data: Any, cards: CardSet | None = None, root: str = "observation"
+) -> tuple[GameState, int]:
+    """A full state that the observing player would observe exactly as ``data``, and that player.
+
+    What the player cannot see is dealt from exactly the unseen cards and tiles in card order
+    (a determinisation then shuffles it: ``CoreState.determinized``). Validates as
+    :func:`load_observation` does.
+    """
     cards = cards or default_cards()
     doc = _parse_json(data, root)
     r = _Reader(cards, root)
@@ -560,16 +579,27 @@ def load_observation(data: Any, cards: CardSet | None = None, root: str = "obser
     total = visible + deck_size + opp_hand + sum(under) + (state.emissaries[me] >= 0) + opp_emissary
     if total != sum(u.copies for u in cards.units):
         r.fail(f"{root}.deck_size", f"the cards add up to {total}, not {sum(u.copies for u in cards.units)}")
-    # Stand-ins for what the player cannot see (unit 0, tile -1): observe() shows only their counts.
+    # Deal the unseen cards and tiles into the hidden places, in card order.
+    seen = _placed(state)
+    pool = [t for t in range(state.T) for _ in range(state.units[t].copies - seen[t])]
     state.hands[opp] = list(state.known[opp])
-    state.hands[opp][0] += opp_hand - sum(state.known[opp])
+    for _ in range(opp_hand - sum(state.known[opp])):
+        state.hands[opp][pool.pop(0)] += 1
     for p in (0, 1):
-        state.under[p][0] = under[p]
-    state.deck = [0] * deck_size
-    state.city_tiles = [[-1] * n for n in city_tiles]
-    state.unused[opp] = [-1] * opp_unused
-    state.emissaries[opp] = 0 if opp_emissary else -1
-    return observe(state, me)
+        for _ in range(under[p]):
+            state.under[p][pool.pop(0)] += 1
+    if opp_emissary:
+        state.emissaries[opp] = pool.pop(0)
+    state.deck = pool
+    shown = set(named)
+    tiles = [i for i in range(len(cards.rewards)) if i not in shown]
+    state.city_tiles = []
+    for n in city_tiles:
+        state.city_tiles.append(tiles[:n])
+        tiles = tiles[n:]
+    state.unused[opp] = tiles
+    state.rng = Rng(0)
+    return state, me
 
 
 # ------------------------------------------------------------------------------ files

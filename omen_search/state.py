@@ -79,6 +79,10 @@ class State(Protocol):
         """A side's strength in a war at ``city`` now (favor included)."""
         ...
 
+    def side_count(self, city: int, player: int, /) -> int:
+        """A side's unit-count at ``city`` (COLOSSAL counts 2): capacity and war-torn checks."""
+        ...
+
     # ------------------------------------------------------------------ the game and its set-up
 
     @property

@@ -1869,6 +1869,12 @@ cdef class CoreState:
     def supply(self) -> int:
         return supply(&self.s)
 
+    def war_torn_cities(self) -> list:
+        """H-war-1: the cities that would go to war in this turn's War step, as things stand."""
+        cdef int torn[NCITIES]
+        cdef int n = war_torn(&self.tables.tb, &self.s, torn)
+        return [torn[i] for i in range(n)]
+
     def _structure(self, int p, int slot):
         return self.cards.structures_of(self.config.gods[p])[slot]
 

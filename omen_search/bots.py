@@ -113,13 +113,13 @@ def evaluate(state: State, player: int) -> float:
     value += 0.5 * (treasured[player] - treasured[other])
     value += 0.25 * (state.hand_size(player) - state.hand_size(other))
     value += 0.4 * (state.coins[player] - state.coins[other])
+    torn = state.war_torn_cities()
     for city in range(3):
         if state.city_tiles[city]:
             lead = state.strength(city, player) - state.strength(city, other)
             value += 0.8 * lead
-            theirs = state.side_count(city, 1 - state.active)
-            if theirs >= 3 or theirs + state.side_count(city, state.active) >= 5:  # war-torn now (H-war-1)
-                value += 6.0 * ((lead > 0) - (lead < 0))  # a tile (2 VP) changes hands
+            if city in torn:  # a tile (2 VP) changes hands in this turn's War step
+                value += 6.0 * ((lead > 0) - (lead < 0))
     return value
 
 

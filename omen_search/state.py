@@ -79,6 +79,10 @@ class State(Protocol):
         """A side's strength in a war at ``city`` now (favor included)."""
         ...
 
+    def war_torn_cities(self) -> list[int]:
+        """H-war-1: the cities that would go to war in this turn's War step, as things stand."""
+        ...
+
     def side_count(self, city: int, player: int, /) -> int:
         """A side's unit-count at ``city`` (COLOSSAL counts 2): capacity and war-torn checks."""
         ...

@@ -1,0 +1,149 @@
+"""Small positions for the rulings tests, written as hand-made position documents.
+
+:func:`position` fills in what a test does not care about (an empty board, 4 coins each, 3 reward
+tiles per city) and puts every card not placed elsewhere into the deck in card order, so that the
+cards a test names as ``deck_top`` are exactly the ones drawn or revealed first. The other helpers
+read a state back as card names, the way a reader of the rules would describe it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from omen_search.cards import CardSet, default_cards
+from omen_search.positions import load_position, to_position
+from omen_search.reference.state import GameState
+
+EMPTY = ((), ())  # a city with nobody in it
+
+
+def _placed(doc: dict[str, Any]) -> Counter:
+    """Every unit the document puts somewhere other than the deck."""
+    seen: Counter = Counter(doc.get("discard", []))
+    for sides in doc["cities"]:
+        for side in sides:
+            seen.update(side)
+    seen.update(doc.get("revealed", []))
+    seen.update(doc.get("limbo", []))
+    for player in doc["players"]:
+        seen.update(player.get("hand", []))
+        seen.update(player.get("under", []))
+        if player.get("emissary"):
+            seen[player["emissary"]] += 1
+    return seen
+
+
+def unplaced(doc: dict[str, Any], cards: CardSet | None = None) -> list[str]:
+    """The units a document does not place, in card-file order."""
+    cards = cards or default_cards()
+    seen = _placed(doc)
+    out = []
+    for unit in cards.units:
+        left = unit.copies - seen[unit.name]
+        assert left >= 0, f"the position places {seen[unit.name]} copies of {unit.name!r}"
+        out += [unit.name] * left
+    return out
+
+
+def position_doc(
+    *,
+    active: int = 0,
+    phase: str = "surge",
+    favor: str = "horus",
+    cities: Any = None,
+    city_tiles: Any = (3, 3, 3),
+    players: Any = ({}, {}),
+    deck_top: Any = (),
+    rest: str = "deck",
+    cards: CardSet | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A position document. ``cities[c] = (seat 0 side, seat 1 side)``; ``players[p]`` is merged
+    into ``{"coins": 4, "hand": []}``; ``deck_top`` lists the next cards of the deck, the first one
+    on top. ``rest`` says where the cards placed nowhere go: ``"deck"`` (under ``deck_top``),
+    ``"discard"`` (the deck is then exactly ``deck_top``), ``"hand0"`` or ``"hand1"``."""
+    cities = cities or (EMPTY, EMPTY, EMPTY)
+    doc: dict[str, Any] = {
+        "active": active,
+        "phase": phase,
+        "favor": favor,
+        "cities": [[list(side) for side in sides] for sides in cities],
+        "city_tiles": [list(s) if isinstance(s, (list, tuple)) else s for s in city_tiles],
+        "players": [{"coins": 4, "hand": [], **dict(p)} for p in players],
+        **extra,
+    }
+    for p in doc["players"]:
+        p["hand"] = list(p["hand"])
+    left = unplaced(doc, cards)
+    for name in deck_top:
+        left.remove(name)
+    top = list(reversed(list(deck_top)))  # the top of the deck is the end of the list
+    if rest == "deck":
+        doc["deck"] = left + top
+    elif rest == "discard":
+        doc["discard"] = list(doc.get("discard", [])) + left
+        doc["deck"] = top
+    elif rest in ("hand0", "hand1"):
+        doc["players"][int(rest[-1])]["hand"] += left
+        doc["deck"] = top
+    else:
+        raise ValueError(f"rest: unknown place {rest!r}")
+    return doc
+
+
+ENGINE = {"name": "reference"}  # set by the rulings tests' engine fixture
+
+
+def position(cards: CardSet | None = None, **kwargs: Any) -> GameState:
+    """Load :func:`position_doc` (same arguments); the engine runs to the first decision.
+
+    On the core when ``ENGINE["name"] == "core"``: the same position, copied to the Cython core."""
+    state = load_position(position_doc(cards=cards, **kwargs), cards)
+    if ENGINE["name"] == "core":
+        from omen_search._core import CoreState
+
+        return CoreState.from_state(state)  # type: ignore[return-value]
+    return state
+
+
+def moves(state: GameState) -> list[str]:
+    """The legal moves, as notation."""
+    return [str(m) for m in state.legal_moves()]
+
+
+def play(state: GameState, *notations: str) -> GameState:
+    """Apply moves one after another (each must be legal)."""
+    for text in notations:
+        state.apply(text)
+    return state
+
+
+def view(state: GameState) -> dict[str, Any]:
+    """The full state as a position document (names, not ids)."""
+    return to_position(state)
+
+
+def hand(state: GameState, player: int) -> Counter:
+    return Counter(view(state)["players"][player]["hand"])
+
+
+def known(state: GameState, player: int) -> Counter:
+    return Counter(view(state)["players"][player]["known"])
+
+
+def side(state: GameState, city: int, player: int) -> Counter:
+    return Counter(view(state)["cities"][city][player])
+
+
+def discard(state: GameState) -> list[str]:
+    return view(state)["discard"]
+
+
+def coins(state: GameState) -> list[int]:
+    return [state.coins[0], state.coins[1]]
+
+
+def decision(state: GameState) -> tuple[str, int] | None:
+    """``(kind, player)`` of the pending decision, or ``None``."""
+    return None if state.pending is None else (state.pending.kind, state.pending.player)

@@ -1455,28 +1455,7 @@ cdef class CoreTables:
         for k in range(len(e.options)):
             x.option_prog[k] = self._compile(ref + (i, k))
 
-    # -- moves at the edge
-
-    def move_to_int(self, move, pending_kind: str, player_god: str) -> int:
-        """Pack a :class:`Move` (raises ``KeyError``/``ValueError`` for names the set lacks)."""
-        verb = list(VERBS).index(move.verb)
-        a = 0
-        if move.verb in ("use",):
-            a = self.cards.reward(move.card).index
-        elif move.verb == "structure":
-            a = self._slot(move.card, player_god)
-        elif move.verb == "choose":
-            a = -1  # resolved against the pending decision by the caller
-        elif move.card is not None:
-            a = self.cards.unit(move.card).index
-        target = self._slot(move.target, player_god) if move.target is not None else 0
-        return mk(verb, a, move.city or 0, move.to or 0, move.draw or 0, move.coin or 0, target)
-
-    def _slot(self, name, god):
-        st = self.cards.structure(name)
-        if st.god != god:
-            raise KeyError(name)
-        return st.slot
+    # -- moves at the edge (a Move is matched to a packed id through the legal list: CoreState.move_id)
 
     def int_to_move(self, int m, player_god: str, options=()) -> Move:
         verb = tuple(VERBS)[m_verb(m)]

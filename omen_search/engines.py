@@ -28,17 +28,3 @@ def new_game(engine: str = "core", seed: int = 0, cards: CardSet | None = None, 
         return CoreState.new(seed=seed, cards=cards, config=config)
     raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
 
-
-def on_engine(state: State, engine: str) -> Any:
-    """The same position on the named engine (a reference state can be copied to the core)."""
-    if engine == "reference":
-        if isinstance(state, GameState):
-            return state.clone()
-        from omen_search.positions import load_position, to_position
-
-        return load_position(to_position(state), state.cards)
-    if engine == "core":
-        from omen_search._core import CoreState
-
-        return CoreState.from_state(state)
-    raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")

@@ -415,7 +415,7 @@ def _placed(state: GameState) -> Counter:
     return seen
 
 
-def _check_conservation(r: _Reader, state: GameState, root: str, hidden: int | None) -> None:
+def _check_conservation(r: _Reader, state: GameState, root: str) -> None:
     """No more copies of a card than the set has; 40 cards, 9 tiles and 20 coins in all."""
     seen = _placed(state)
     for t, n in seen.items():
@@ -477,7 +477,7 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
             state.city_tiles.append([spare.pop() for _ in range(min(n, len(spare)))])
     if sum(map(len, state.city_tiles)) + len(placed) - sum(len(s) for s in named if s) != len(cards.rewards):
         r.fail(f"{root}.city_tiles", f"the {len(cards.rewards)} reward tiles must all be placed")
-    _check_conservation(r, state, root, None)
+    _check_conservation(r, state, root)
     if "deck" in doc:
         state.deck = r.units(doc["deck"], f"{root}.deck")
     else:
@@ -571,7 +571,7 @@ def state_from_observation(
         r.fail(f"{root}.players", "a reward tile is listed twice")
     if sum(city_tiles) + len(named) + opp_unused != len(cards.rewards):
         r.fail(f"{root}.city_tiles", f"tiles in cities and play areas must add up to {len(cards.rewards)}")
-    _check_conservation(r, state, root, None)
+    _check_conservation(r, state, root)
     deck_size = r.integer(r.get(doc, "deck_size", root), f"{root}.deck_size", 0, 40)
     opp_hand = r.integer(raws[opp]["hand_size"], f"{root}.players[{opp}].hand_size", 0, 40)
     visible = len(state.discard) + sum(state.revealed) + sum(state.limbo) + state.hand_size(me)

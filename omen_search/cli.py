@@ -47,6 +47,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not 0 < value < 3600:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and less than 3600, got {value}")
+    return value
+
+
 def _add_cards(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cards", metavar="FILE", help="card file (TOML) to use instead of the built-in seed edition")
 
@@ -238,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_selfcheck)
 
     p = sub.add_parser("bench", help="measure the core against the reference engine (rates and ratios)")
-    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--seconds", type=_positive_seconds, default=2.0, help="time per measurement (default 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_bench)
 

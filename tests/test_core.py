@@ -185,3 +185,16 @@ def test_cli_play_same_game_on_both_engines(capsys):
         assert main(["play", "--seed", "31", "--json", "--engine", engine]) == 0
         out[engine] = json.loads(capsys.readouterr().out)
     assert out["core"] == out["reference"]
+
+
+def test_cli_bench_json_reports_ratios_and_a_stable_signature(capsys):
+    from omen_search.bench import signature
+
+    assert main(["bench", "--json", "--seconds", "0.2"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    for key in ("core_playouts_per_s", "reference_playouts_per_s", "ratio", "plies_per_playout",
+                "ismcts_iterations_per_s", "clone_vs_memcpy"):
+        assert result[key] > 0, key
+    assert result["ratio"] == pytest.approx(result["core_playouts_per_s"] / result["reference_playouts_per_s"])
+    assert result["signature"] == signature()  # a count and hash: the same on every run and machine
+    assert main(["bench", "--seconds", "0"]) == 2

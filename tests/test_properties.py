@@ -144,10 +144,10 @@ def play_checked(seed: int, config: Config | None = None, checked: bool = False)
 # ------------------------------------------------------------------------------ cheap invariants, every ply
 
 
-def test_invariants_at_every_ply_of_300_games():
-    """Conservation, capacity, known cards, limits and no dead ends at every ply of seeds 0..299."""
+def test_invariants_at_every_ply_of_1000_games():
+    """Conservation, capacity, known cards, limits and no dead ends at every ply of seeds 0..999."""
     turns = []
-    for seed in range(300):
+    for seed in range(1000):
         state = play_checked(seed)
         assert state.winner() in (0, 1)
         turns.append(state.turn)

@@ -1376,7 +1376,7 @@ def test_ruling_d_keep_1_keep_fewer_or_keep_all_without_a_decision() -> None:
     play(s, "pass")
     assert side(s, 0, 1) == Counter()
     # empty hands: no ENDURING (H-enduring-1) and no Offering (D-decision-1): the turn passes
-    assert s.active == 1 and decision(s)[0] != "enduring"
+    assert s.active == 1 and s.turn == 2 and decision(s) == ("wealth", 1)
     # a side within its limit keeps everything without a decision (the loser has 2 unit-counts)
     s = _war(favor="horus", cities=[(["Rabid Usurper"], ["Opal Statuary", "Opal Statuary", "Remembered Soul"]),
                                     EMPTY, EMPTY])

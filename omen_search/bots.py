@@ -20,6 +20,7 @@ from typing import IO, Any, Protocol
 from omen_search.errors import NotationError, UsageError
 from omen_search.moves import Move
 from omen_search.rng import MASK64, Rng, splitmix64
+from omen_search.search import Limit, as_core, ismcts
 from omen_search.state import State
 
 BOT_KINDS = ("random", "human", "greedy", "pimc", "ismcts", "ismcts-mo")
@@ -88,17 +89,6 @@ class HumanPlayer:
             print(f"  {line!r} is not legal here", file=out)
 
 
-def _core_view(state: Any) -> Any:
-    """The core state to search from: the state itself, or one built from an observation."""
-    from omen_search._core import CoreState
-
-    if isinstance(state, dict):
-        from omen_search.positions import state_from_observation
-
-        state, _ = state_from_observation(state, None)
-    return state if isinstance(state, CoreState) else CoreState.from_state(state)
-
-
 def evaluate(state: State, player: int) -> float:
     """The greedy bot's one-ply heuristic, from ``player``'s side: VP above all, a war it would win or
     lose now, then strength in the cities that still have reward tiles, cards in hand and coins; a
@@ -132,7 +122,7 @@ class GreedyBot:
         self.rng = Rng(seed)
 
     def choose(self, state: Any) -> Move:
-        core = _core_view(state)
+        core = as_core(state)
         player = core.current_player
         moves = core.legal_moves()
         ids = core.legal_move_ids()
@@ -155,14 +145,12 @@ class PIMCBot:
     the move with the best win rate is played."""
 
     def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None):
-        from omen_search.search import Limit
-
         self.limit = Limit(iterations=iterations, seconds=seconds)
         self.rng = Rng(seed)
         self.name = f"pimc:iterations={iterations}" if seconds is None else f"pimc:seconds={seconds}"
 
     def choose(self, state: Any) -> Move:
-        core = _core_view(state)
+        core = as_core(state)
         player = core.current_player
         moves = core.legal_moves()
         ids = core.legal_move_ids()
@@ -189,8 +177,6 @@ class ISMCTSBot:
 
     def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None,
                  c: float = 0.7, mo: bool = False, workers: int = 1):
-        from omen_search.search import Limit
-
         self.limit = Limit(iterations=iterations, seconds=seconds)
         self.c, self.mo, self.workers = c, mo, workers
         self.rng = Rng(seed)
@@ -198,9 +184,7 @@ class ISMCTSBot:
         self.name = f"{'ismcts-mo' if mo else 'ismcts'}:{budget},c={c}"
 
     def choose(self, state: Any) -> Move:
-        from omen_search.search import ismcts
-
-        result = ismcts(_core_view(state), self.limit, c=self.c, mo=self.mo, seed=self.rng.next64(),
+        result = ismcts(as_core(state), self.limit, c=self.c, mo=self.mo, seed=self.rng.next64(),
                         workers=self.workers)
         return result.best
 

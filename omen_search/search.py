@@ -71,9 +71,15 @@ class SearchResult:
     tree_full: bool
 
 
-def _core_of(state: Any) -> Any:
+def as_core(state: Any) -> Any:
+    """The core state to search from: a core state itself, a reference state copied to the core,
+    or (for an observation dict) a state consistent with what its player sees."""
     from omen_search._core import CoreState
 
+    if isinstance(state, dict):
+        from omen_search.positions import state_from_observation
+
+        state, _ = state_from_observation(state, None)
     return state if isinstance(state, CoreState) else CoreState.from_state(state)
 
 
@@ -119,7 +125,7 @@ def ismcts(
         raise UsageError(f"workers: must be a positive integer, got {workers!r}")
     if not (isinstance(c, (int, float)) and c >= 0 and math.isfinite(c)):
         raise UsageError(f"c: must be a non-negative number, got {c!r}")
-    core = _core_of(state)
+    core = as_core(state)
     if core.is_terminal():
         raise UsageError("search: the game is over")
     ids = core.legal_move_ids()

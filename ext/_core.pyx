@@ -1633,7 +1633,7 @@ cdef class CoreState:
 
     cdef public object _config
 
-    cdef _grow(self):
+    cdef int _grow(self) except -1:
         """Make room for one more move in the trail and history (never inside the C loops)."""
         cdef int cap
         if self.tr.cap - self.tr.n < TRAIL_MARGIN:
@@ -1649,10 +1649,11 @@ cdef class CoreState:
                 raise MemoryError()
             self.marks = marks
             self.hist_cap = cap
+        return 0
 
-    cdef _grow_trail(self, int cap):
+    cdef int _grow_trail(self, int cap) except -1:
         if cap <= self.tr.cap:
-            return
+            return 0
         off = <uint16_t*>realloc(self.tr.off, cap * sizeof(uint16_t))
         if off == NULL:
             raise MemoryError()
@@ -1666,8 +1667,9 @@ cdef class CoreState:
             raise MemoryError()
         self.tr.old = old
         self.tr.cap = cap
+        return 0
 
-    cdef Ctx _ctx(self):
+    cdef Ctx _ctx(self) noexcept nogil:
         cdef Ctx c
         c.tb = &self.tables.tb
         c.s = &self.s
@@ -1869,36 +1871,40 @@ cdef class CoreState:
     def city_tiles(self):
         return [[self.s.city_tiles[c][i] for i in range(self.s.city_tiles_n[c])] for c in range(NCITIES)]
 
-    cdef list _row(self, const uint8_t* xs):
-        return [xs[t] for t in range(self.tables.tb.T)]
-
     @property
     def hands(self):
-        return [self._row(self.s.hands[0]), self._row(self.s.hands[1])]
+        cdef int T = self.tables.tb.T
+        return [[self.s.hands[p][t] for t in range(T)] for p in range(2)]
 
     @property
     def known(self):
-        return [self._row(self.s.known[0]), self._row(self.s.known[1])]
+        cdef int T = self.tables.tb.T
+        return [[self.s.known[p][t] for t in range(T)] for p in range(2)]
 
     @property
     def under(self):
-        return [self._row(self.s.under[0]), self._row(self.s.under[1])]
+        cdef int T = self.tables.tb.T
+        return [[self.s.under[p][t] for t in range(T)] for p in range(2)]
 
     @property
     def destroyed(self):
-        return [self._row(self.s.destroyed[0]), self._row(self.s.destroyed[1])]
+        cdef int T = self.tables.tb.T
+        return [[self.s.destroyed[p][t] for t in range(T)] for p in range(2)]
 
     @property
     def cities(self):
-        return [[self._row(self.s.cities[c][0]), self._row(self.s.cities[c][1])] for c in range(NCITIES)]
+        cdef int T = self.tables.tb.T
+        return [[[self.s.cities[c][p][t] for t in range(T)] for p in range(2)] for c in range(NCITIES)]
 
     @property
     def revealed(self):
-        return self._row(self.s.revealed)
+        cdef int T = self.tables.tb.T
+        return [self.s.revealed[t] for t in range(T)]
 
     @property
     def limbo(self):
-        return self._row(self.s.limbo)
+        cdef int T = self.tables.tb.T
+        return [self.s.limbo[t] for t in range(T)]
 
     @property
     def building(self):

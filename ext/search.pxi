@@ -75,7 +75,7 @@ cdef inline int32_t find_child(Tree* t, int32_t parent, int32_t move) noexcept n
         k = t.nodes[k].next_sibling
     return NO_NODE
 
-cdef inline int32_t seen_move(const State* s, int32_t m, int mover, int owner, int mo) noexcept nogil:
+cdef inline int32_t seen_move(int32_t m, int mover, int owner, int mo) noexcept nogil:
     """The move as ``owner``'s tree records it: in MO-ISMCTS an opponent's face-down emissary
     is one merged move; every other move of this game is public."""
     if mo and mover != owner and m_verb(m) == V_EMISSARY:
@@ -83,16 +83,17 @@ cdef inline int32_t seen_move(const State* s, int32_t m, int mover, int owner, i
     return m
 
 cdef int32_t select_child(Tree* t, int32_t node, int32_t* legal, int n, double c, int owner, int mover,
-                          const State* s, int mo, uint64_t* rng, int32_t* chosen_move) noexcept nogil:
+                          int mo, uint64_t* rng, int32_t* chosen_move) noexcept nogil:
     """UCB1 with availability over the children legal now; expands one untried move if any.
     Returns the child (NO_NODE if the pool is full) and the real move to play in ``chosen_move``."""
     cdef int i, untried = 0, pick
-    cdef int32_t k, best = NO_NODE, seen
+    cdef int32_t k, best = NO_NODE
     cdef double score, best_score = -1.0
     cdef int32_t untried_moves[MAX_MOVES]
+    cdef int32_t children[MAX_MOVES]  # the child of each legal move (NO_NODE: untried), found once
     for i in range(n):
-        seen = seen_move(s, legal[i], mover, owner, mo)
-        k = find_child(t, node, seen)
+        k = find_child(t, node, seen_move(legal[i], mover, owner, mo))
+        children[i] = k
         if k == NO_NODE:
             untried_moves[untried] = legal[i]
             untried += 1
@@ -101,10 +102,9 @@ cdef int32_t select_child(Tree* t, int32_t node, int32_t* legal, int n, double c
     if untried and not t.full:
         pick = rng_below(rng, untried)
         chosen_move[0] = untried_moves[pick]
-        return tree_add(t, node, seen_move(s, untried_moves[pick], mover, owner, mo), mover)
+        return tree_add(t, node, seen_move(untried_moves[pick], mover, owner, mo), mover)
     for i in range(n):
-        seen = seen_move(s, legal[i], mover, owner, mo)
-        k = find_child(t, node, seen)
+        k = children[i]
         if k == NO_NODE:
             continue
         if t.nodes[k].visits == 0:
@@ -167,13 +167,12 @@ cdef SearchResult ismcts(const Tables* tb, const State* root, Tree* trees, int m
             q = (mover if mo else 0)
             if expanded[q] or cur[q] == NO_NODE:
                 break
-            child = select_child(&trees[q], cur[q], legal, n, c, owner if not mo else q, mover, &d, mo,
-                                 rng, &move)
+            child = select_child(&trees[q], cur[q], legal, n, c, owner if not mo else q, mover, mo, rng, &move)
             if mo:
                 # the other tree follows the same move as its owner sees it
                 i = 1 - q
                 if not expanded[i] and cur[i] != NO_NODE:
-                    cur[i] = descend_other(&trees[i], cur[i], seen_move(&d, move, mover, i, 1), mover)
+                    cur[i] = descend_other(&trees[i], cur[i], seen_move(move, mover, i, 1), mover)
                     if cur[i] != NO_NODE and depth[i] < 4095:
                         depth[i] += 1
                         path[i][depth[i]] = cur[i]

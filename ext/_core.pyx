@@ -1379,8 +1379,8 @@ cdef class CoreTables:
         self.ref_progs = {}
         memset(&self.tb, 0, sizeof(Tables))
         T = len(cards.units)
-        if T > MAX_T or sum(u.copies for u in cards.units) != NCARDS or len(cards.rewards) != NTILES:
-            raise UsageError(f"cards: the core needs {NCARDS} cards of at most {MAX_T} designs and {NTILES} tiles")
+        if T > MAX_T or sum(u.copies for u in cards.units) > NCARDS or len(cards.rewards) != NTILES:
+            raise UsageError(f"cards: the core needs at most {NCARDS} cards of at most {MAX_T} designs and {NTILES} tiles")
         self.tb.T = T
         self.tb.n_tiles = len(cards.rewards)
         self._code_n = 0

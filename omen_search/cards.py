@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from omen_search.errors import CardDataError
+from omen_search.errors import CardDataError, UsageError
 from omen_search.moves import is_label
 
 GODS: tuple[str, str] = ("anubis", "horus")
@@ -211,6 +211,17 @@ class CardSet:
     def structures_of(self, god: str) -> tuple[Structure, ...]:
         """The god's three structures, smallest BUILD first."""
         return tuple(s for s in self.structures if s.god == god)
+
+    def without(self, name: str) -> CardSet:
+        """The same set with every copy of the unit ``name`` taken out of the deck (a smaller deck),
+        for measuring what one card does to the game; raises :class:`UsageError` for an unknown unit."""
+        try:
+            unit = self.unit(name)
+        except KeyError:
+            raise UsageError(f"ablate: no unit called {name!r} in {self.name!r}") from None
+        units = tuple(replace(u, copies=0) if u is unit else u for u in self.units)
+        digest = hashlib.sha256(f"{self.sha256}\0without\0{name}".encode()).hexdigest()
+        return replace(self, name=f"{self.name} without {name}", units=units, sha256=digest)
 
     def deck_list(self) -> list[int]:
         """The deck before shuffling: each unit's index repeated ``copies`` times, in file order."""

@@ -1,4 +1,4 @@
-"""The ``omen-search`` command: play, list cards, replay records, perft, selfcheck, bench.
+"""The ``omen-search`` command: play, match, list cards, replay records, perft, selfcheck, bench.
 
 Every error a user can cause is an :class:`~omen_search.errors.OmenError`; the command prints it as
 one line on stderr and exits with status 2.
@@ -220,6 +220,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_match(args: argparse.Namespace) -> int:
+    from omen_search.match import MatchOptions, MatchSetup, run_match
+    from omen_search.stats import Sprt
+
+    setup = MatchSetup(a=args.bot_a, b=args.bot_b, seed=args.seed, cards=args.cards, emissary=args.emissary,
+                       max_turns=args.max_turns, records=args.records)
+    options = MatchOptions(games=args.games, workers=args.workers, backend=args.backend, address=args.address,
+                           out=args.out, resume=args.resume, sprt=Sprt.parse(args.sprt) if args.sprt else None,
+                           progress=not args.quiet, report_every=0 if args.quiet else args.report_every)
+    result = run_match(setup, options)
+    print(json.dumps(result.to_dict()) if args.json else result.summary())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="omen-search", description="Play and analyse the card game Omen: Heir to the Dunes.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -233,6 +247,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result instead of the game")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("match", help="play a seat-swapped match between two bots and report Elo, intervals, SPRT",
+                       description="Games are played in pairs on the same deal with the seats swapped; game i is "
+                                   "fixed by --seed and i. With --out, each finished game is a JSON line in FILE "
+                                   "at once, and --resume finishes a killed run.")
+    p.add_argument("bot_a", metavar="BOT_A", help="player spec, e.g. ismcts:iterations=2000 (kinds: "
+                                                  f"{', '.join(k for k in BOT_KINDS if k != 'human')})")
+    p.add_argument("bot_b", metavar="BOT_B", help="the opponent's spec, e.g. greedy")
+    p.add_argument("--games", type=_positive, default=100, help="games to play, in seat-swapped pairs (default 100)")
+    p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
+    p.add_argument("--workers", type=_positive, default=1, help="processes (or Ray tasks at once) (default 1)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help='local process pool (default) or ray (pip install "omen-search[ray]")')
+    p.add_argument("--address", help="Ray cluster address for --backend ray (default: start Ray locally)")
+    p.add_argument("--out", metavar="FILE", help="write one JSON line per finished game to FILE")
+    p.add_argument("--resume", action="store_true", help="continue the match in --out, playing only missing games")
+    p.add_argument("--sprt", metavar="SPEC", nargs="?", const="elo0=0,elo1=10,alpha=0.05,beta=0.05",
+                   help="stop when the SPRT decides, e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05 (those are the "
+                        "defaults of a bare --sprt)")
+    p.add_argument("--records", metavar="DIR", help="write each game's record to DIR/game-NNNNNN.json")
+    p.add_argument("--report-every", type=int, default=100, metavar="K",
+                   help="print a summary line on stderr every K games (default 100; 0 for none)")
+    _add_cards(p)
+    p.add_argument("--emissary", action="store_true", help="play the Emissary of War variant")
+    p.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS,
+                   help=f"end each game after this many turns (default {DEFAULT_MAX_TURNS})")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or summary lines")
+    p.add_argument("--json", action="store_true", help="print the totals as one JSON object")
+    p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("perft", help="count the leaves of the move tree from a seeded deal, per first move")
     _add_game(p)

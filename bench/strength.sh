@@ -1,0 +1,20 @@
+#!/bin/sh
+# Every match behind docs/strength.md. Re-running finishes what is missing (--resume) and prints
+# each row's totals into bench/strength/NAME.json; WORKERS=N sets the processes (default 2).
+set -e
+cd "$(dirname "$0")/strength"
+W=${WORKERS:-2}
+row() {  # row NAME GAMES BOT_A BOT_B
+    omen-search match "$3" "$4" --games "$2" --seed 1 --workers "$W" --out "$1.jsonl" --resume --json \
+        --report-every 0 > "$1.json"
+    echo "$1: $(cat "$1.json")"
+}
+row ismcts2000-random 400 ismcts:iterations=2000 random
+row ismcts2000-greedy 400 ismcts:iterations=2000 greedy
+row ismcts2000-pimc2000 400 ismcts:iterations=2000 pimc:iterations=2000
+row mo2000-so2000 400 ismcts-mo:iterations=2000 ismcts:iterations=2000
+row ismcts100-greedy 400 ismcts:iterations=100 greedy
+row ismcts300-greedy 400 ismcts:iterations=300 greedy
+row ismcts1000-greedy 400 ismcts:iterations=1000 greedy
+row ismcts5000-greedy 400 ismcts:iterations=5000 greedy
+row ismcts20000-greedy 400 ismcts:iterations=20000 greedy

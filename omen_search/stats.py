@@ -1,0 +1,148 @@
+"""Statistics of two-player matches: Wilson intervals, Elo with an interval, LOS, and the SPRT.
+
+Games are played in pairs on the same deal with the seats swapped, so results within a pair are
+correlated; as in Fishtest, the Elo interval and the SPRT use the *pentanomial* model: each pair
+is one sample worth 0, ½, 1, 1½ or 2 points, which gives a smaller and honest variance. The
+normal quantile comes from :class:`statistics.NormalDist`.
+
+Elo is the logistic model, ``score = 1 / (1 + 10 ** (-elo / 400))``. A score of exactly 0 or 1
+has no finite Elo; it is pulled in by half a game (``0.5 / games``), so every value is a number
+that JSON can carry.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+
+from omen_search.errors import UsageError
+
+Z95 = NormalDist().inv_cdf(0.975)
+PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)  # A's points over a pair, the five pentanomial outcomes
+_MIN_VARIANCE = 1e-4  # per-sample variance floor: a run of identical pairs is not proof of anything
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (``(0, 1)`` with no trials)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def score_of_elo(elo: float) -> float:
+    """Expected score of a player ``elo`` points stronger."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def elo_of_score(score: float, games: int) -> float:
+    """Elo difference for an expected score, pulled in by half a game from 0 and 1."""
+    eps = 0.5 / max(games, 1)
+    score = min(max(score, eps), 1.0 - eps)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def los(wins: int, losses: int) -> float:
+    """Likelihood of superiority: the probability that A is the stronger, from wins and losses
+    (ties carry no information); ½ with no decisive game."""
+    if wins + losses == 0:
+        return 0.5
+    return NormalDist().cdf((wins - losses) / math.sqrt(wins + losses))
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Mean and variance of one sample of A's score, and how many samples."""
+
+    mean: float
+    variance: float
+    n: int
+
+
+def pentanomial_sample(pairs: Sequence[int]) -> Sample:
+    """Per-game score statistics from pentanomial counts (pairs scoring 0, ½, 1, 1½, 2 points)."""
+    n = sum(pairs)
+    if n == 0:
+        return Sample(0.5, 0.25, 0)
+    xs = [p / 2 for p in PAIR_POINTS]
+    mean = sum(c * x for c, x in zip(pairs, xs)) / n
+    var = sum(c * (x - mean) ** 2 for c, x in zip(pairs, xs)) / n
+    return Sample(mean, max(var, _MIN_VARIANCE), n)
+
+
+def trinomial_sample(wins: int, losses: int, ties: int) -> Sample:
+    """Per-game score statistics from single games."""
+    n = wins + losses + ties
+    if n == 0:
+        return Sample(0.5, 0.25, 0)
+    mean = (wins + 0.5 * ties) / n
+    var = (wins * (1 - mean) ** 2 + losses * mean**2 + ties * (0.5 - mean) ** 2) / n
+    return Sample(mean, max(var, _MIN_VARIANCE), n)
+
+
+def elo_interval(score: float, games: int, sample: Sample, z: float = Z95) -> tuple[float, float, float]:
+    """(elo, low, high): the point estimate from the overall score, the interval from the sample's
+    standard error."""
+    if sample.n == 0:
+        return elo_of_score(score, games), -math.inf, math.inf
+    half = z * math.sqrt(sample.variance / sample.n)
+    return elo_of_score(score, games), elo_of_score(score - half, games), elo_of_score(score + half, games)
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """Sequential probability ratio test of H0 ``elo = elo0`` against H1 ``elo = elo1``."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @property
+    def lower(self) -> float:
+        """Accept H0 at or below this log-likelihood ratio."""
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """Accept H1 at or above this log-likelihood ratio."""
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, sample: Sample) -> float:
+        """Generalised SPRT log-likelihood ratio under the normal approximation (Van den Bergh):
+        ``n (s1 - s0) (2 x̄ - s0 - s1) / (2 σ²)`` with the logistic scores of elo0 and elo1."""
+        if sample.n == 0:
+            return 0.0
+        s0, s1 = score_of_elo(self.elo0), score_of_elo(self.elo1)
+        return sample.n * (s1 - s0) * (2 * sample.mean - s0 - s1) / (2 * sample.variance)
+
+    @classmethod
+    def parse(cls, text: str) -> Sprt:
+        """``"elo0=0,elo1=10,alpha=0.05,beta=0.05"`` (any subset; the rest default)."""
+        values: dict[str, float] = {}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, eq, value = part.partition("=")
+            if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
+                raise UsageError(f"sprt: unknown part {part!r} in {text!r} (expected elo0=, elo1=, alpha=, beta=)")
+            try:
+                values[key] = float(value)
+            except ValueError:
+                raise UsageError(f"sprt: {key} must be a number, got {value!r}") from None
+        sprt = cls(**values)
+        if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1):
+            raise UsageError(f"sprt: alpha and beta must lie strictly between 0 and 1, got {text!r}")
+        if not sprt.elo1 > sprt.elo0 or not all(math.isfinite(v) for v in (sprt.elo0, sprt.elo1)):
+            raise UsageError(f"sprt: elo1 must be greater than elo0, got {text!r}")
+        return sprt
+
+    def verdict(self, llr: float) -> str:
+        """``"H1"`` (A is elo1 stronger), ``"H0"`` (not elo1 stronger) or ``"continue"``."""
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return "continue"

@@ -243,9 +243,13 @@ cdef inline uint32_t rng_below(uint64_t* s, uint32_t n) noexcept nogil:
 cdef extern from *:
     """
     static inline void omen_barrier(void* p) { __asm__ __volatile__("" : : "g"(p) : "memory"); }
+    static inline int omen_load_flag(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void omen_store_flag(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     """
     int __builtin_clzll(unsigned long long) nogil
     void omen_barrier(void* p) nogil  # a compiler barrier: the bytes at p are used
+    int omen_load_flag(int* p) nogil  # a flag another thread may set (a search's stop request)
+    void omen_store_flag(int* p, int v) nogil
 
 cdef inline void rng_seed(uint64_t* s, uint64_t seed) noexcept nogil:
     cdef uint64_t x = seed, z
@@ -2080,51 +2084,145 @@ def bench_clone(CoreState state, long n):
 include "search.pxi"
 
 
+cdef class Search:
+    """An ISMCTS search that can be run in slices on the same tree (the result of slices of N1 and
+    N2 iterations is that of one run of N1 + N2), and stopped from another thread.
+
+    ``run`` releases the GIL, so several searches run in parallel in threads."""
+    cdef Tree trees[2]
+    cdef uint64_t rng[4]
+    cdef Outlook* outlook
+    cdef int n_outlook
+    cdef int stop_flag
+    cdef readonly bint mo
+    cdef readonly double c
+    cdef readonly long iterations
+    cdef readonly double seconds
+    cdef CoreState root
+
+    def __cinit__(self):
+        self.trees[0].nodes = NULL
+        self.trees[1].nodes = NULL
+        self.outlook = NULL
+
+    def __init__(self, CoreState state, double c=0.7, bint mo=False, seed=0, long max_nodes=1_000_000):
+        cdef int q
+        if state.s.phase == PH_GAME_OVER:
+            raise UsageError("search: the game is over")
+        if max_nodes < 1 or max_nodes > 200_000_000:
+            raise UsageError(f"max_nodes: must be from 1 to 200000000, got {max_nodes}")
+        Rng(seed)  # validates the seed
+        rng_seed(self.rng, seed)
+        self.root = state.clone()
+        self.c, self.mo = c, mo
+        self.outlook = <Outlook*>malloc(MAX_MOVES * sizeof(Outlook))
+        if self.outlook == NULL:
+            raise MemoryError("search: cannot allocate the war outlook")
+        for q in range(1 + mo):
+            self.trees[q].nodes = <Node*>malloc(max_nodes * sizeof(Node))
+            if self.trees[q].nodes == NULL:
+                raise MemoryError(f"search: cannot allocate {max_nodes} nodes")
+            self.trees[q].n = 0
+            self.trees[q].cap = max_nodes
+            self.trees[q].full = 0
+            tree_add(&self.trees[q], NO_NODE, 0, -1)
+
+    def __dealloc__(self):
+        free(self.outlook)
+        free(self.trees[0].nodes)
+        free(self.trees[1].nodes)
+
+    def run(self, long iterations=0, double seconds=0.0) -> int:
+        """Add ``iterations`` (if > 0) or ``seconds`` (if > 0) of search, whichever ends first, or
+        less if :meth:`stop` is called; returns the iterations done."""
+        cdef SearchResult res
+        if iterations <= 0 and seconds <= 0:
+            raise UsageError("search: give iterations or seconds (a positive budget)")
+        omen_store_flag(&self.stop_flag, 0)
+        with nogil:
+            res = ismcts(&self.root.tables.tb, &self.root.s, self.trees, self.mo, iterations, seconds, self.c,
+                         self.rng, self.outlook, &self.n_outlook, &self.stop_flag)
+        self.iterations += res.iterations
+        self.seconds += res.seconds
+        return res.iterations
+
+    def stop(self) -> None:
+        """Ask a running :meth:`run` (in another thread) to return soon."""
+        omen_store_flag(&self.stop_flag, 1)
+
+    def result(self, int pv_depth=0) -> dict:
+        """The root's statistics: ``iterations``, ``seconds``, ``nodes``, ``full`` (the node cap was
+        reached), ``children``: ``(move id, visits, availability, reward sum, VP-margin sum,
+        VP-margin squares)``, ``outlook``: ``{move id: (next wars won per city, tiles taken per
+        city)}`` (sums over the move's iterations) and, with ``pv_depth`` > 0, ``pv``: ``{move id:
+        [(move id, player, visits), ...]}``, the most visited line after each root move
+        (``HIDDEN_MOVE`` = -2 for a move the root player's MO tree cannot see)."""
+        cdef int q = self.root.s.pending.player if self.mo else 0, i
+        cdef Tree* t = &self.trees[q]
+        cdef int32_t k, j, best
+        children = []
+        lines = {}
+        k = t.nodes[0].first_child
+        while k != NO_NODE:
+            children.append((t.nodes[k].move, t.nodes[k].visits, t.nodes[k].avail, t.nodes[k].reward,
+                             t.nodes[k].margin, t.nodes[k].margin_sq))
+            line = []
+            j = k
+            while len(line) < pv_depth:  # follow the most visited child while it has been visited twice
+                best = NO_NODE
+                j = t.nodes[j].first_child
+                while j != NO_NODE:
+                    if best == NO_NODE or t.nodes[j].visits > t.nodes[best].visits:
+                        best = j
+                    j = t.nodes[j].next_sibling
+                if best == NO_NODE or t.nodes[best].visits < 2:
+                    break
+                line.append((t.nodes[best].move, t.nodes[best].player, t.nodes[best].visits))
+                j = best
+            lines[t.nodes[k].move] = line
+            k = t.nodes[k].next_sibling
+        wars = {t.nodes[self.outlook[i].node].move: (list(self.outlook[i].first_win), list(self.outlook[i].taken))
+                for i in range(self.n_outlook)}
+        result = {"iterations": self.iterations, "seconds": self.seconds, "nodes": t.n,
+                  "full": bool(self.trees[0].full or self.trees[1 if self.mo else 0].full), "children": children,
+                  "outlook": wars}
+        if pv_depth > 0:
+            result["pv"] = lines
+        return result
+
+
 def search(CoreState state, long iterations=1000, double seconds=0.0, double c=0.7, bint mo=False,
-           seed=0, long max_nodes=1_000_000):
-    """Run ISMCTS from ``state`` for its current player; returns the root's statistics.
+           seed=0, long max_nodes=1_000_000, int pv_depth=0):
+    """Run ISMCTS from ``state`` for its current player; returns :meth:`Search.result`.
 
     Stops after ``iterations`` or ``seconds`` (a value <= 0 means no limit of that kind; at least one
     must be set). ``mo`` selects MO-ISMCTS. The tree holds at most ``max_nodes`` nodes per player.
-    Returns a dict: ``iterations``, ``seconds``, ``nodes``, ``full`` (the cap was reached) and
-    ``children``: ``(move id, visits, availability, reward sum, VP-margin sum, VP-margin squares)``.
     """
-    cdef Tree trees[2]
-    cdef uint64_t rng[4]
-    cdef SearchResult res
-    cdef int q, owner
-    cdef int32_t k
-    if state.s.phase == PH_GAME_OVER:
-        raise UsageError("search: the game is over")
     if iterations <= 0 and seconds <= 0:
         raise UsageError("search: give iterations or seconds (a positive budget)")
-    if max_nodes < 1 or max_nodes > 200_000_000:
-        raise UsageError(f"max_nodes: must be from 1 to 200000000, got {max_nodes}")
-    Rng(seed)  # validates the seed
+    engine = Search(state, c, mo, seed, max_nodes)
+    engine.run(iterations, seconds)
+    return engine.result(pv_depth)
+
+
+def best_shares(CoreState state, list move_ids, int worlds, int rollouts, seed=0):
+    """For each of ``move_ids`` (legal root moves), the share of ``worlds`` determinisations in
+    which it won the most of ``rollouts`` random games played after it (ties share)."""
+    cdef uint64_t rng[4]
+    cdef int32_t moves[MAX_MOVES]
+    cdef double share[MAX_MOVES]
+    cdef int i, n = len(move_ids)
+    if state.s.phase == PH_GAME_OVER:
+        raise UsageError("best_shares: the game is over")
+    legal = set(state.legal_move_ids())
+    if not 0 < n <= MAX_MOVES or any(m not in legal for m in move_ids):
+        raise UsageError("best_shares: move_ids must be legal moves of the state")
+    if worlds < 1 or rollouts < 1:
+        raise UsageError(f"best_shares: worlds and rollouts must be positive, got {worlds} and {rollouts}")
+    Rng(seed)
     rng_seed(rng, seed)
-    trees[0].nodes = NULL
-    trees[1].nodes = NULL
-    try:
-        for q in range(1 + mo):
-            trees[q].nodes = <Node*>malloc(max_nodes * sizeof(Node))
-            if trees[q].nodes == NULL:
-                raise MemoryError(f"search: cannot allocate {max_nodes} nodes")
-            trees[q].n = 0
-            trees[q].cap = max_nodes
-            trees[q].full = 0
-            tree_add(&trees[q], NO_NODE, 0, -1)
-        with nogil:
-            res = ismcts(&state.tables.tb, &state.s, trees, mo, iterations, seconds, c, rng)
-        owner = state.s.pending.player
-        q = owner if mo else 0
-        children = []
-        k = trees[q].nodes[0].first_child
-        while k != NO_NODE:
-            children.append((trees[q].nodes[k].move, trees[q].nodes[k].visits, trees[q].nodes[k].avail,
-                             trees[q].nodes[k].reward, trees[q].nodes[k].margin, trees[q].nodes[k].margin_sq))
-            k = trees[q].nodes[k].next_sibling
-        return {"iterations": res.iterations, "seconds": res.seconds, "nodes": trees[q].n,
-                "full": bool(trees[0].full or trees[1 if mo else 0].full), "children": children}
-    finally:
-        free(trees[0].nodes)
-        free(trees[1].nodes)
+    for i in range(n):
+        moves[i] = move_ids[i]
+    with nogil:
+        best_per_world(&state.tables.tb, &state.s, moves, n, worlds, rollouts, rng, share)
+    return [share[i] for i in range(n)]

@@ -30,6 +30,12 @@ cdef struct Node:
     double margin             # sum of the root player's VP margin over the visits
     double margin_sq
 
+cdef struct Outlook:
+    # the war outlook behind one root move, summed over the iterations that began with it
+    int32_t node              # the root child in the root player's tree
+    double first_win[NCITIES] # iterations in which the root player won the next war in the city
+    double taken[NCITIES]     # reward tiles the root player took from the city by the end
+
 cdef struct Tree:
     Node* nodes
     int32_t n
@@ -127,18 +133,59 @@ cdef struct SearchResult:
     double seconds
 
 
+cdef inline void note_tiles(const State* d, uint8_t* tiles_n, int8_t* first, int8_t* taken,
+                            int owner) noexcept nogil:
+    """After a move: the reward tiles that left each city, and who took them (a won tile is in
+    its winner's ``unused`` set)."""
+    cdef int city, k, p, tile
+    for city in range(NCITIES):
+        for k in range(d.city_tiles_n[city], tiles_n[city]):
+            tile = d.city_tiles[city][k]
+            p = 0 if d.unused[0] >> tile & 1 else (1 if d.unused[1] >> tile & 1 else -1)
+            if first[city] == -1:
+                first[city] = p
+            taken[city] += p == owner
+        tiles_n[city] = d.city_tiles_n[city]
+
+cdef void add_outlook(Outlook* outlook, int* n_outlook, int32_t node, int8_t* first, int8_t* taken,
+                      int owner) noexcept nogil:
+    cdef int i, city
+    for i in range(n_outlook[0]):
+        if outlook[i].node == node:
+            break
+    else:
+        if n_outlook[0] >= MAX_MOVES:
+            return
+        i = n_outlook[0]
+        n_outlook[0] += 1
+        outlook[i].node = node
+        for city in range(NCITIES):
+            outlook[i].first_win[city] = 0
+            outlook[i].taken[city] = 0
+    for city in range(NCITIES):
+        outlook[i].first_win[city] += first[city] == owner
+        outlook[i].taken[city] += taken[city]
+
+
 cdef SearchResult ismcts(const Tables* tb, const State* root, Tree* trees, int mo, long iterations,
-                         double seconds, double c, uint64_t* rng) noexcept nogil:
+                         double seconds, double c, uint64_t* rng, Outlook* outlook,
+                         int* n_outlook, int* stop) noexcept nogil:
     """Run SO-ISMCTS (``mo`` = 0, one tree) or MO-ISMCTS (``mo`` = 1, one tree per player).
 
-    Stops after ``iterations`` (if > 0) or ``seconds`` (if > 0), whichever comes first."""
+    Stops after ``iterations`` (if > 0) or ``seconds`` (if > 0), whichever comes first, or when
+    another thread sets ``stop``. Each
+    iteration's war results (who took each city's next reward tile, and how many the root player
+    took) are added to the ``outlook`` of the root move it began with."""
     cdef State d
     cdef Ctx ctx
     cdef int32_t legal[MAX_MOVES]
     cdef int32_t path[2][4096]
     cdef int depth[2]
     cdef int32_t cur[2]
-    cdef int n, mover, q, owner = root.pending.player, expanded[2], i
+    cdef int n, mover, q, owner = root.pending.player, expanded[2], i, city
+    cdef uint8_t tiles_n[NCITIES]
+    cdef int8_t first[NCITIES]
+    cdef int8_t taken[NCITIES]
     cdef int32_t move, child
     cdef long it = 0
     cdef double start = now_seconds(), margin, r
@@ -150,11 +197,15 @@ cdef SearchResult ismcts(const Tables* tb, const State* root, Tree* trees, int m
     while True:
         if iterations > 0 and it >= iterations:
             break
-        if seconds > 0 and (it & 15) == 0 and now_seconds() - start >= seconds:
+        if (it & 15) == 0 and (omen_load_flag(stop) or seconds > 0 and now_seconds() - start >= seconds):
             break
         it += 1
         memcpy(&d, root, sizeof(State))
         determinize(tb, &d, owner, rng)
+        for city in range(NCITIES):
+            tiles_n[city] = d.city_tiles_n[city]
+            first[city] = -1
+            taken[city] = 0
         for q in range(1 + mo):
             cur[q] = 0
             depth[q] = 0
@@ -185,10 +236,15 @@ cdef SearchResult ismcts(const Tables* tb, const State* root, Tree* trees, int m
                 if trees[q].nodes[child].visits == 0:
                     expanded[q] = 1
             do_move(&ctx, move)
+            note_tiles(&d, tiles_n, first, taken, owner)
         # rollout
         while d.phase != PH_GAME_OVER:
             n = gen_moves(&ctx, &d.pending, legal)
             do_move(&ctx, legal[rng_below(rng, n)])
+            note_tiles(&d, tiles_n, first, taken, owner)
+        q = owner if mo else 0
+        if depth[q] >= 1:
+            add_outlook(outlook, n_outlook, path[q][1], first, taken, owner)
         w = winner(tb, &d)
         margin = score(tb, &d, owner) - score(tb, &d, 1 - owner)
         # backpropagation
@@ -213,3 +269,42 @@ cdef int32_t descend_other(Tree* t, int32_t node, int32_t seen, int mover) noexc
     if k != NO_NODE:
         t.nodes[k].avail += 1
     return k
+
+
+cdef void best_per_world(const Tables* tb, const State* root, const int32_t* moves, int n_moves, int worlds,
+                         int rollouts, uint64_t* rng, double* share) noexcept nogil:
+    """For each of ``worlds`` determinisations: play ``rollouts`` random games after each candidate
+    move and credit the move that won most (ties share the credit) -- how often each move is best
+    whatever the hidden cards turn out to be."""
+    cdef State world, d
+    cdef int k, i, r, owner = root.pending.player, n_best
+    cdef double wins[MAX_MOVES]
+    cdef double best
+    cdef Ctx ctx
+    ctx.tr = NULL
+    ctx.tb = tb
+    for i in range(n_moves):
+        share[i] = 0
+    for k in range(worlds):
+        memcpy(&world, root, sizeof(State))
+        determinize(tb, &world, owner, rng)
+        best = -1
+        for i in range(n_moves):
+            wins[i] = 0
+            for r in range(rollouts):
+                memcpy(&d, &world, sizeof(State))
+                ctx.s = &d
+                do_move(&ctx, moves[i])
+                random_playout(tb, &d, rng)
+                # a win counts 1; the VP margin breaks ties between equally winning moves
+                wins[i] += (winner(tb, &d) == owner) + 1e-3 * (score(tb, &d, owner) - score(tb, &d, 1 - owner))
+            if wins[i] > best:
+                best = wins[i]
+        n_best = 0
+        for i in range(n_moves):
+            n_best += wins[i] == best
+        for i in range(n_moves):
+            if wins[i] == best:
+                share[i] += 1.0 / n_best
+    for i in range(n_moves):
+        share[i] /= worlds if worlds > 0 else 1

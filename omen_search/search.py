@@ -16,7 +16,7 @@ always has a winner), the root player's VP margin tracked per node. The loop run
 from __future__ import annotations
 
 import math
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -56,6 +56,10 @@ class MoveStats:
     win_prob: float
     vp_margin: float
     vp_stdev: float
+    wins: float = 0.0  # iterations through this move won by the searching player
+    next_wars: tuple[float, ...] = ()  # per city: iterations in which the player won the next war there
+    tiles_taken: tuple[float, ...] = ()  # per city: reward tiles the player took there, summed
+    pv: tuple[tuple[int, int, int], ...] = ()  # (move id, player, visits) of the most visited line after it
 
 
 @dataclass(frozen=True)
@@ -83,18 +87,11 @@ def as_core(state: Any) -> Any:
     return state if isinstance(state, CoreState) else CoreState.from_state(state)
 
 
-def _worker(args: tuple) -> dict:
-    """One root-parallel search in a worker process (state sent as a position)."""
-    from omen_search._core import CoreState, search
-    from omen_search.positions import load_position
-
-    position, cards, iterations, seconds, c, mo, seed, max_nodes = args
-    core = CoreState.from_state(load_position(position, cards))
-    return search(core, iterations, seconds, c, mo, seed, max_nodes)
-
-
-def _seeds(seed: int, workers: int) -> list[int]:
-    """Independent child seeds for the workers (numpy's SeedSequence.spawn)."""
+def worker_seeds(seed: int, workers: int) -> list[int]:
+    """The seed itself for one search; independent child seeds for several (numpy's
+    SeedSequence.spawn)."""
+    if workers == 1:
+        return [seed]
     children = np.random.SeedSequence(seed).spawn(workers)
     return [int(child.generate_state(1, dtype=np.uint64)[0]) for child in children]
 
@@ -109,15 +106,18 @@ def ismcts(
     workers: int = 1,
     max_nodes: int = DEFAULT_MAX_NODES,
     final: Literal["visits", "value"] = "visits",
+    pv_depth: int = 0,
 ) -> SearchResult:
     """Search ``state`` (either engine) for its current player and rank the root moves.
 
-    ``workers > 1`` runs that many independent searches in processes with seeds spawned from
+    ``workers > 1`` runs that many independent searches in threads with seeds spawned from
     ``seed`` and adds up their root statistics (root parallelism). ``final`` picks the best move
-    by most visits (default) or by highest win rate. Returns at once when only one move is legal.
+    by most visits (default) or by highest win rate; ``pv_depth`` > 0 keeps each move's most
+    visited line (from the worker that visited the move most). Returns at once when only one move
+    is legal.
     Raises :class:`UsageError` for a finished game or a bad option.
     """
-    from omen_search._core import search
+    from omen_search._core import Search
 
     if final not in ("visits", "value"):
         raise UsageError(f"final: must be 'visits' or 'value', got {final!r}")
@@ -128,38 +128,56 @@ def ismcts(
     core = as_core(state)
     if core.is_terminal():
         raise UsageError("search: the game is over")
+    if len(core.legal_move_ids()) == 1:
+        return root_result(core, [], final)
+    searches = [Search(core, c, mo, s, max_nodes) for s in worker_seeds(seed, workers)]
+    run_searches(searches, limit.iterations or 0, limit.seconds or 0.0)
+    return root_result(core, [s.result(pv_depth) for s in searches], final)
+
+
+def run_searches(searches: list[Any], iterations: int, seconds: float) -> None:
+    """Run searches side by side in threads (the search loop releases the GIL); an iteration
+    budget is split between them."""
+    per = -(-iterations // len(searches)) if iterations else 0
+    if len(searches) == 1:
+        searches[0].run(per, seconds)
+        return
+    with ThreadPoolExecutor(max_workers=len(searches)) as pool:
+        list(pool.map(lambda s: s.run(per, seconds), searches))
+
+
+def root_result(core: Any, raws: list[dict], final: str = "visits") -> SearchResult:
+    """Merge the root statistics of searches of ``core`` (root parallelism) into one result."""
     ids = core.legal_move_ids()
     moves = core.legal_moves()
     player = core.current_player
     if len(ids) == 1:
         only = MoveStats(moves[0], 0, 0, float("nan"), float("nan"), float("nan"))
         return SearchResult(player, moves[0], (only,), 0, 0.0, 0, False)
-    iterations = limit.iterations or 0
-    seconds = limit.seconds or 0.0
-    if workers == 1:
-        raws = [search(core, iterations, seconds, c, mo, seed, max_nodes)]
-    else:
-        from omen_search.positions import to_position
-
-        position = to_position(core)
-        per = -(-iterations // workers) if iterations else 0
-        jobs = [(position, core.cards, per, seconds, c, mo, s, max_nodes) for s in _seeds(seed, workers)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            raws = list(pool.map(_worker, jobs))
     merged: dict[int, list[float]] = {}
+    wars: dict[int, list[list[float]]] = {}
+    lines: dict[int, tuple[int, list]] = {}
     for raw in raws:
         for move_id, visits, avail, reward, margin, margin_sq in raw["children"]:
             acc = merged.setdefault(move_id, [0, 0, 0.0, 0.0, 0.0])
             for i, v in enumerate((visits, avail, reward, margin, margin_sq)):
                 acc[i] += v
+            if visits > lines.get(move_id, (-1, []))[0] and "pv" in raw:
+                lines[move_id] = (visits, raw["pv"][move_id])
+        for move_id, (won, taken) in raw["outlook"].items():
+            acc_w = wars.setdefault(move_id, [[0.0] * len(won), [0.0] * len(taken)])
+            acc_w[0] = [a + b for a, b in zip(acc_w[0], won)]
+            acc_w[1] = [a + b for a, b in zip(acc_w[1], taken)]
     stats = []
     for move_id, (visits, avail, reward, margin, margin_sq) in merged.items():
         move = moves[ids.index(move_id)] if move_id in ids else None
         if move is None or not visits:
             continue
         mean = margin / visits
+        won, taken = wars.get(move_id, ([], []))
         stats.append(MoveStats(move, int(visits), int(avail), reward / visits, mean,
-                               math.sqrt(max(margin_sq / visits - mean * mean, 0.0))))
+                               math.sqrt(max(margin_sq / visits - mean * mean, 0.0)), reward,
+                               tuple(won), tuple(taken), tuple(lines.get(move_id, (0, []))[1])))
     key = (lambda m: (m.visits, m.win_prob)) if final == "visits" else (lambda m: (m.win_prob, m.visits))
     stats.sort(key=key, reverse=True)
     if not stats:  # no iteration finished (a tiny time budget): fall back to the first legal move
@@ -169,7 +187,7 @@ def ismcts(
         best=stats[0].move,
         moves=tuple(stats),
         iterations=sum(r["iterations"] for r in raws),
-        seconds=max(r["seconds"] for r in raws),
+        seconds=max((r["seconds"] for r in raws), default=0.0),
         nodes=sum(r["nodes"] for r in raws),
         tree_full=any(r["full"] for r in raws),
     )

@@ -280,6 +280,7 @@ cdef void best_per_world(const Tables* tb, const State* root, const int32_t* mov
     cdef int k, i, r, owner = root.pending.player, n_best
     cdef double wins[MAX_MOVES]
     cdef double best
+    cdef uint64_t policy[4]
     cdef Ctx ctx
     ctx.tr = NULL
     ctx.tb = tb
@@ -291,15 +292,17 @@ cdef void best_per_world(const Tables* tb, const State* root, const int32_t* mov
         best = -1
         for i in range(n_moves):
             wins[i] = 0
+            memcpy(policy, rng, sizeof(policy))  # common random numbers: every move meets the same dice
             for r in range(rollouts):
                 memcpy(&d, &world, sizeof(State))
                 ctx.s = &d
                 do_move(&ctx, moves[i])
-                random_playout(tb, &d, rng)
+                random_playout(tb, &d, policy)
                 # a win counts 1; the VP margin breaks ties between equally winning moves
                 wins[i] += (winner(tb, &d) == owner) + 1e-3 * (score(tb, &d, owner) - score(tb, &d, 1 - owner))
             if wins[i] > best:
                 best = wins[i]
+        rng_next(rng)
         n_best = 0
         for i in range(n_moves):
             n_best += wins[i] == best

@@ -37,8 +37,9 @@ from omen_search.stats import wilson
 ALGORITHMS = ("ismcts", "ismcts-mo")
 HIDDEN_EMISSARY = "emissary (face down)"
 PV_DEPTH = 8
-ROBUSTNESS_WORLDS = 32  # determinisations behind best_share
-ROBUSTNESS_MOVES = 12  # the most visited moves that best_share is measured for
+ROBUSTNESS_WORLDS = 24  # determinisations behind best_share
+ROBUSTNESS_MOVES = 6  # the most visited moves that best_share is measured for (the rest get 0)
+ROBUSTNESS_BUDGET = 0.5  # its random games, as a share of the search's iterations
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,6 @@ class Advisor:
         core, pov = self._position(source, ply)
         rng = Rng(self.seed ^ 0xAD0)  # best_share's worlds and the naming of principal lines
         started = time.perf_counter()
-        self._stopped = False
         searches = []
         if len(core.legal_move_ids()) > 1:
             searches = [Search(core, self.c, self.algorithm == "ismcts-mo", s)
@@ -164,6 +164,7 @@ class Advisor:
             if on_progress and on_progress(self._advice(core, pov, searches, started, rng, robust=False)):
                 break
         self._searches = []
+        self._stopped = False
         return self._advice(core, pov, searches, started, rng, robust=True)
 
     def stop(self) -> None:
@@ -212,7 +213,7 @@ class Advisor:
         if robust and len(searched) > 1:
             worlds = ROBUSTNESS_WORLDS
             iterations = result.iterations
-            rollouts = max(2, min(64, iterations // (8 * worlds * len(searched))))
+            rollouts = max(4, min(256, int(ROBUSTNESS_BUDGET * iterations) // (worlds * len(searched))))
             values = best_shares(core, [ids[s.move] for s in searched], worlds, rollouts, rng.next64())
             shares = {s.move: v for s, v in zip(searched, values)}
         elif len(stats) == 1:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from omen_search.cards import CardSet
 from omen_search.errors import UsageError
 from omen_search.moves import Move
 from omen_search.positions import observe, state_from_observation
@@ -39,7 +40,8 @@ HIDDEN_EMISSARY = "emissary (face down)"
 PV_DEPTH = 8
 ROBUSTNESS_WORLDS = 24  # determinisations behind best_share
 ROBUSTNESS_MOVES = 6  # the most visited moves that best_share is measured for (the rest get 0)
-ROBUSTNESS_BUDGET = 0.5  # its random games, as a share of the search's iterations
+ROBUSTNESS_BUDGET = 0.2  # its random games, as a share of the search's iterations ...
+SEARCH_SHARE = 1 / (1 + ROBUSTNESS_BUDGET)  # ... so the search gets this share of a time budget
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ class Advisor:
     reproducible (with one worker and an iteration budget)."""
 
     def __init__(self, limit: Limit = Limit(iterations=10_000), algorithm: str = "ismcts", seed: int = 0,
-                 workers: int = 1, c: float = 0.7):
+                 workers: int = 1, c: float = 0.7, cards: CardSet | None = None):
         if not isinstance(limit, Limit):
             raise UsageError(f"limit: must be a Limit, got {limit!r}")
         if algorithm not in ALGORITHMS:
@@ -126,6 +128,7 @@ class Advisor:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise UsageError(f"workers: must be a positive integer, got {workers!r}")
         self.limit, self.algorithm, self.seed, self.workers, self.c = limit, algorithm, seed, workers, c
+        self.cards = cards  # the card set of observations and records (None: the built-in set)
         self._searches: list[Any] = []
         self._stopped = False
 
@@ -152,7 +155,8 @@ class Advisor:
         while searches and not self._stopped:
             done = sum(s.iterations for s in searches)
             iterations = 0 if self.limit.iterations is None else self.limit.iterations - done
-            seconds = 0.0 if self.limit.seconds is None else self.limit.seconds - (time.perf_counter() - started)
+            seconds = 0.0 if self.limit.seconds is None else (
+                SEARCH_SHARE * self.limit.seconds - (time.perf_counter() - started))
             if on_progress and report_every:
                 seconds = report_every if not seconds else min(seconds, report_every)
             if iterations < 0 or (self.limit.seconds is not None and seconds <= 0):
@@ -175,20 +179,19 @@ class Advisor:
 
     # -- inside
 
-    @staticmethod
-    def _position(source: Any, ply: int | None) -> tuple[Any, int]:
+    def _position(self, source: Any, ply: int | None) -> tuple[Any, int]:
         """The core state to search (consistent with the player's observation) and the player."""
         from omen_search._core import CoreState
 
         if isinstance(source, str) or (isinstance(source, dict) and source.get("format") != RECORD_FORMAT):
             if ply is not None:
                 raise UsageError("ply: only a game record takes a ply")
-            observed, pov = state_from_observation(source)
+            observed, pov = state_from_observation(source, self.cards)
             if observed.is_terminal():
                 raise UsageError("advise: the game in the observation is over")
             return CoreState.from_state(observed), pov
         if isinstance(source, dict):
-            state = replay(source, upto=ply)
+            state = replay(source, self.cards, upto=ply)
         elif ply is not None:
             raise UsageError("ply: only a game record takes a ply")
         else:

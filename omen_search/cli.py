@@ -1,4 +1,5 @@
-"""The ``omen-search`` command: play, match, list cards, replay records, perft, selfcheck, bench.
+"""The ``omen-search`` command: demo, advise, engine, play, match, list cards, replay records, perft,
+selfcheck, bench.
 
 Every error a user can cause is an :class:`~omen_search.errors.OmenError`; the command prints it as
 one line on stderr and exits with status 2.
@@ -18,8 +19,12 @@ from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
 from omen_search.records import load_record, make_record, replay, write_record
 from omen_search.reference.state import DEFAULT_MAX_TURNS, Config
-from omen_search.render import describe_board, describe_move, describe_result, god_name
+from omen_search.render import describe_advice, describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
+from omen_search.search import Limit
+
+ADVISE_ITERATIONS = 10_000
+DEMO_ITERATIONS = 3_000
 
 
 class _Parser(argparse.ArgumentParser):
@@ -234,6 +239,87 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _limit(args: argparse.Namespace, default_iterations: int) -> Limit:
+    if args.iterations is None and args.seconds is None:
+        return Limit(iterations=default_iterations)
+    return Limit(iterations=args.iterations, seconds=args.seconds)
+
+
+def cmd_advise(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from omen_search.advisor import Advice, Advisor
+    from omen_search.positions import read_json_file
+
+    cards = load_cards(args.cards)
+    if args.observation is not None:
+        if args.ply is not None:
+            raise UsageError("--ply: goes with --record, not --observation")
+        source, ply = read_json_file(args.observation, "observation"), None
+    else:
+        source = load_record(args.record)
+        ply = args.ply if args.ply is not None else len(source.get("moves", []))
+    limit = _limit(args, ADVISE_ITERATIONS)
+    advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=cards)
+    total = limit.iterations if limit.iterations is not None else limit.seconds
+    unit = "it" if limit.iterations is not None else "s"
+    with tqdm(total=total, unit=unit, desc="searching", file=sys.stderr, delay=1.0, disable=args.quiet or None,
+              bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} {unit} [{elapsed}<{remaining}]") as bar:
+        def progress(advice: Advice) -> bool:
+            bar.update((advice.iterations if unit == "it" else advice.elapsed) - bar.n)
+            return False
+
+        advice = advisor.advise(source, ply, on_progress=progress, report_every=0.25)
+    if args.json:
+        print(json.dumps(advice.to_dict(args.top)))
+    else:
+        print(f"seat {advice.pov} to move; {advice.iterations} iterations, {advice.determinizations} "
+              f"determinisations, {advice.elapsed:.1f} s")
+        print(describe_advice(advice, args.top))
+        best = advice.best
+        if best.pv and len(best.pv) > 1:
+            print("principal line: " + "; ".join(f"seat {step.seat} {step.move}" for step in best.pv))
+    return 0
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    from omen_search.engine_protocol import EngineServer
+
+    return EngineServer(sys.stdin, sys.stdout).serve()
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from omen_search.advisor import Advisor
+
+    cards = load_cards(None)
+    advised = args.seat
+    opponent = make_bot(args.opponent, bot_seed(args.seed, 1 - advised))
+    advisor = Advisor(Limit(iterations=args.iterations), seed=args.seed)
+    state = new_game("core", seed=args.seed, cards=cards)
+    print(f"Omen: Heir to the Dunes · seed {args.seed} · the engine ({args.iterations} iterations a move) advises "
+          f"and plays seat {advised}; seat {1 - advised} is {args.opponent}")
+    turn = None
+    while not state.is_terminal():
+        if state.turn != turn:
+            if turn is not None:
+                print(describe_board(state))
+            turn = state.turn
+            print(f"Turn {turn}: seat {state.active} ({god_name(state.config.gods[state.active])})")
+        if state.current_player == advised and len(state.legal_move_ids()) > 1:
+            advice = advisor.advise(state)
+            print(describe_advice(advice, 3, indent="      "))
+            move = advice.best.move
+        elif state.current_player == advised:
+            move = state.legal_moves()[0]
+        else:
+            move = opponent.choose(state)
+        print(describe_move(state, move))
+        state.apply(move)
+    print(describe_board(state))
+    print(describe_result(state))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="omen-search", description="Play and analyse the card game Omen: Heir to the Dunes.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -276,6 +362,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary lines")
     p.add_argument("--json", action="store_true", help="print the totals as one JSON object")
     p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("advise", help="rank the moves of the player to move, from what that player sees",
+                       description="Searches from the observation of the player to move (a record is first "
+                                   "turned into it), so the advice never uses cards the player cannot see.")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--observation", metavar="FILE", help="what the player sees (JSON; docs/advice.md)")
+    source.add_argument("--record", metavar="FILE", help="a game record (JSON), with --ply")
+    p.add_argument("--ply", type=int, help="advise after this many moves of the record (default: all of them)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--iterations", type=_positive, help=f"search iterations (default {ADVISE_ITERATIONS})")
+    budget.add_argument("--seconds", type=_positive_seconds, help="search time in seconds instead")
+    p.add_argument("--top", type=_positive, help="show only the K best moves")
+    p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
+    p.add_argument("--workers", type=_positive, default=1, help="parallel searches (threads) (default 1)")
+    p.add_argument("--algorithm", choices=("ismcts", "ismcts-mo"), default="ismcts", help="SO- or MO-ISMCTS")
+    _add_cards(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_advise)
+
+    p = sub.add_parser("engine", help="serve advice over JSON Lines on stdin/stdout (docs/engine-protocol.md)")
+    p.set_defaults(func=cmd_engine)
+
+    p = sub.add_parser("demo", help="a game in which the engine shows its advice for one seat and plays it")
+    p.add_argument("--seed", type=_seed, default=1, help="game seed (default 1)")
+    p.add_argument("--iterations", type=_positive, default=DEMO_ITERATIONS,
+                   help=f"search iterations per decision (default {DEMO_ITERATIONS})")
+    p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="the seat the engine advises (default 0)")
+    p.add_argument("--opponent", default="greedy", help="the other seat's player spec (default greedy)")
+    p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("perft", help="count the leaves of the move tree from a seeded deal, per first move")
     _add_game(p)

@@ -2086,7 +2086,8 @@ include "search.pxi"
 
 cdef class Search:
     """An ISMCTS search that can be run in slices on the same tree (the result of slices of N1 and
-    N2 iterations is that of one run of N1 + N2), and stopped from another thread.
+    N2 iterations is that of one run of N1 + N2), and stopped from another thread. ``root_move``
+    (a legal move id) searches that move alone at the root: its value when another move is best.
 
     ``run`` releases the GIL, so several searches run in parallel in threads."""
     cdef Tree trees[2]
@@ -2099,13 +2100,15 @@ cdef class Search:
     cdef readonly long iterations
     cdef readonly double seconds
     cdef CoreState root
+    cdef int32_t root_move
 
     def __cinit__(self):
         self.trees[0].nodes = NULL
         self.trees[1].nodes = NULL
         self.outlook = NULL
 
-    def __init__(self, CoreState state, double c=0.7, bint mo=False, seed=0, long max_nodes=1_000_000):
+    def __init__(self, CoreState state, double c=0.7, bint mo=False, seed=0, long max_nodes=1_000_000,
+                 root_move=None):
         cdef int q
         if state.s.phase == PH_GAME_OVER:
             raise UsageError("search: the game is over")
@@ -2113,6 +2116,9 @@ cdef class Search:
             raise UsageError(f"max_nodes: must be from 1 to 200000000, got {max_nodes}")
         Rng(seed)  # validates the seed
         rng_seed(self.rng, seed)
+        if root_move is not None and root_move not in state.legal_move_ids():
+            raise UsageError(f"search: root_move {root_move} is not a legal move id here")
+        self.root_move = -1 if root_move is None else root_move
         self.root = state.clone()
         self.c, self.mo = c, mo
         self.outlook = <Outlook*>malloc(MAX_MOVES * sizeof(Outlook))
@@ -2141,7 +2147,7 @@ cdef class Search:
         omen_store_flag(&self.stop_flag, 0)
         with nogil:
             res = ismcts(&self.root.tables.tb, &self.root.s, self.trees, self.mo, iterations, seconds, self.c,
-                         self.rng, self.outlook, &self.n_outlook, &self.stop_flag)
+                         self.rng, self.outlook, &self.n_outlook, &self.stop_flag, self.root_move)
         self.iterations += res.iterations
         self.seconds += res.seconds
         return res.iterations

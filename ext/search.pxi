@@ -169,11 +169,12 @@ cdef void add_outlook(Outlook* outlook, int* n_outlook, int32_t node, int8_t* fi
 
 cdef SearchResult ismcts(const Tables* tb, const State* root, Tree* trees, int mo, long iterations,
                          double seconds, double c, uint64_t* rng, Outlook* outlook,
-                         int* n_outlook, int* stop) noexcept nogil:
+                         int* n_outlook, int* stop, int32_t root_move) noexcept nogil:
     """Run SO-ISMCTS (``mo`` = 0, one tree) or MO-ISMCTS (``mo`` = 1, one tree per player).
 
     Stops after ``iterations`` (if > 0) or ``seconds`` (if > 0), whichever comes first, or when
-    another thread sets ``stop``. Each
+    another thread sets ``stop``. With ``root_move`` >= 0 only that root move is searched (to value
+    a move that is not the best). Each
     iteration's war results (who took each city's next reward tile, and how many the root player
     took) are added to the ``outlook`` of the root move it began with."""
     cdef State d
@@ -182,7 +183,7 @@ cdef SearchResult ismcts(const Tables* tb, const State* root, Tree* trees, int m
     cdef int32_t path[2][4096]
     cdef int depth[2]
     cdef int32_t cur[2]
-    cdef int n, mover, q, owner = root.pending.player, expanded[2], i, city
+    cdef int n, mover, q, owner = root.pending.player, expanded[2], i, city, at_root
     cdef uint8_t tiles_n[NCITIES]
     cdef int8_t first[NCITIES]
     cdef int8_t taken[NCITIES]
@@ -212,8 +213,13 @@ cdef SearchResult ismcts(const Tables* tb, const State* root, Tree* trees, int m
             path[q][0] = 0
             expanded[q] = 0
         # selection and expansion, while every tree is still inside itself
+        at_root = 1
         while d.phase != PH_GAME_OVER:
             n = gen_moves(&ctx, &d.pending, legal)
+            if at_root and root_move >= 0:
+                legal[0] = root_move
+                n = 1
+            at_root = 0
             mover = d.pending.player
             q = (mover if mo else 0)
             if expanded[q] or cur[q] == NO_NODE:

@@ -1,5 +1,5 @@
-"""The ``omen-search`` command: demo, advise, engine, play, match, list cards, replay records, perft,
-selfcheck, bench.
+"""The ``omen-search`` command: demo, advise, analyze, engine, play, match, list cards, replay
+records, perft, selfcheck, bench.
 
 Every error a user can cause is an :class:`~omen_search.errors.OmenError`; the command prints it as
 one line on stderr and exits with status 2.
@@ -21,10 +21,13 @@ from omen_search.records import load_record, make_record, replay, write_record
 from omen_search.reference.state import DEFAULT_MAX_TURNS, Config
 from omen_search.render import describe_advice, describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
+from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
+from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.search import Limit
 
 ADVISE_ITERATIONS = 10_000
 DEMO_ITERATIONS = 3_000
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -282,6 +285,45 @@ def cmd_advise(args: argparse.Namespace) -> int:
     return 0
 
 
+def _thresholds(text: str) -> tuple[float, float, float]:
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be three numbers like 5,10,15, got {text!r}") from None
+    if len(values) != 3 or not 0 < values[0] <= values[1] <= values[2] <= 100:
+        raise argparse.ArgumentTypeError(f"must be three increasing points of win % (0-100), got {text!r}")
+    return values  # type: ignore[return-value]
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from omen_search.analysis import analyze_game
+    from omen_search.review_html import write_html
+
+    record = load_record(args.record)
+    review = analyze_game(record, args.player, Limit(iterations=args.iterations), cards=load_cards(args.cards),
+                          workers=args.workers, seed=args.seed, thresholds=args.thresholds, progress=not args.quiet)
+    if args.html:
+        write_html(review, args.html, title=f"Omen game review: {args.record}, seat {args.player}")
+    if args.json:
+        print(json.dumps(review.to_dict()))
+        return 0
+    print(f"seat {args.player}: accuracy {review.accuracy:.1f}% over {len(review.decisions)} decisions "
+          f"({args.iterations} iterations each, {review.elapsed:.1f} s)")
+    shown = [d for d in review.decisions if d.label or args.all]
+    width = max([len(str(m)) for d in shown for m in (d.played, d.best)] + [6])
+    print(f"{'ply':>4}  {'played':{width}}  {'best':{width}}  {'before':>6}  {'after':>6}  label")
+    for d in shown:
+        print(f"{d.ply:>4}  {str(d.played):{width}}  {str(d.best):{width}}  {100 * d.before.win_prob:5.1f}%  "
+              f"{100 * d.after.win_prob:5.1f}%  {d.label or ''}")
+    counts = {label: sum(1 for d in review.decisions if d.label == label) for label in LABELS}
+    print(", ".join(f"{n} {label if n == 1 else PLURALS[label]}" for label, n in counts.items()))
+    for d in review.costliest():
+        print(f"  - {d.explain()}")
+    if args.html:
+        print(f"report written to {args.html}")
+    return 0
+
+
 def cmd_engine(args: argparse.Namespace) -> int:
     from omen_search.engine_protocol import EngineServer
 
@@ -381,6 +423,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_advise)
+
+    p = sub.add_parser("analyze", help="review one seat's decisions in a game record: mistakes, accuracy, a graph",
+                       description="Each decision is judged from what the seat could see at that moment. Labels: "
+                                   "inaccuracy, mistake, blunder for a loss of at least 5, 10, 15 points of win %% "
+                                   "(lichess's thresholds), none when the estimates' 95%% intervals overlap.")
+    p.add_argument("record", metavar="RECORD", help="game record (JSON) written by `play --record`")
+    p.add_argument("--player", type=int, choices=(0, 1), required=True, help="the seat to review")
+    p.add_argument("--iterations", type=_positive, default=ANALYZE_ITERATIONS,
+                   help=f"search iterations per decision (default {ANALYZE_ITERATIONS})")
+    p.add_argument("--workers", type=_positive, default=1, help="searches side by side (threads) (default 1)")
+    p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
+    p.add_argument("--thresholds", type=_thresholds, default=THRESHOLDS, metavar="A,B,C",
+                   help="points of win %% lost for inaccuracy, mistake, blunder (default 5,10,15)")
+    p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with the evaluation graph")
+    p.add_argument("--all", action="store_true", help="list every decision, not only the labelled ones")
+    _add_cards(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_analyze)
 
     p = sub.add_parser("engine", help="serve advice over JSON Lines on stdin/stdout (docs/engine-protocol.md)")
     p.set_defaults(func=cmd_engine)

@@ -107,14 +107,15 @@ def ismcts(
     max_nodes: int = DEFAULT_MAX_NODES,
     final: Literal["visits", "value"] = "visits",
     pv_depth: int = 0,
+    root_move: Move | None = None,
 ) -> SearchResult:
     """Search ``state`` (either engine) for its current player and rank the root moves.
 
     ``workers > 1`` runs that many independent searches in threads with seeds spawned from
     ``seed`` and adds up their root statistics (root parallelism). ``final`` picks the best move
     by most visits (default) or by highest win rate; ``pv_depth`` > 0 keeps each move's most
-    visited line (from the worker that visited the move most). Returns at once when only one move
-    is legal.
+    visited line (from the worker that visited the move most); ``root_move`` searches that legal
+    move alone (its value when it is not the best). Returns at once when only one move is legal.
     Raises :class:`UsageError` for a finished game or a bad option.
     """
     from omen_search._core import Search
@@ -130,7 +131,8 @@ def ismcts(
         raise UsageError("search: the game is over")
     if len(core.legal_move_ids()) == 1:
         return root_result(core, [], final)
-    searches = [Search(core, c, mo, s, max_nodes) for s in worker_seeds(seed, workers)]
+    only = None if root_move is None else core.move_id(root_move)
+    searches = [Search(core, c, mo, s, max_nodes, only) for s in worker_seeds(seed, workers)]
     run_searches(searches, limit.iterations or 0, limit.seconds or 0.0)
     return root_result(core, [s.result(pv_depth) for s in searches], final)
 

@@ -1,0 +1,229 @@
+"""Post-game analysis: every decision of one player judged from what that player could see.
+
+For each decision of the player (a ply where they had more than one legal move) the position is
+rebuilt from their observation at that moment, so the judgement never uses cards they could not
+see. One ISMCTS search gives the best move and the win probability before the move (the best
+move's value); the played move's value comes from a search of that move alone, or, when the
+player decides again right after and the move revealed nothing (the same observation follows
+whatever the hidden cards), from the next decision's search (the work is reused). Losses of
+win probability are labelled as lichess does: inaccuracy, mistake and blunder from 5, 10 and 15
+points, but never when the two estimates' 95% intervals overlap (the loss may be noise).
+
+Accuracy follows lichess (https://lichess.org/page/accuracy; ``AccuracyPercent.scala`` in lila):
+per move ``103.1668 * exp(-0.04354 * loss) - 3.1669`` with the loss in points of win %, clamped
+to 0..100; for the game, the mean of the arithmetic and the harmonic mean of the moves' values
+(lichess weights the arithmetic mean by volatility; we do not).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from omen_search.cards import CardSet
+from omen_search.errors import UsageError
+from omen_search.moves import Move
+from omen_search.positions import observe, state_from_observation
+from omen_search.records import replay
+from omen_search.search import Limit, SearchResult, ismcts
+from omen_search.stats import wilson
+
+THRESHOLDS = (5.0, 10.0, 15.0)  # points of win % lost: inaccuracy, mistake, blunder (lichess)
+LABELS = ("inaccuracy", "mistake", "blunder")
+DEFAULT_ITERATIONS = 4000
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A win probability with its 95% interval, and the expected VP margin."""
+
+    win_prob: float
+    low: float
+    high: float
+    vp_margin: float
+
+    @classmethod
+    def of(cls, wins: float, visits: int, vp_margin: float) -> Estimate:
+        low, high = wilson(wins, visits)
+        return cls(wins / visits if visits else math.nan, low, high, vp_margin)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the reviewed player."""
+
+    ply: int
+    played: Move
+    best: Move
+    before: Estimate  # the position, valued by its best move
+    after: Estimate  # the move played
+    label: str | None
+    observation: dict[str, Any]  # what the player saw (for the report's board)
+
+    @property
+    def loss(self) -> float:
+        """Points of win % lost by the move played (0 when it was the best)."""
+        return max(0.0, 100 * (self.before.win_prob - self.after.win_prob))
+
+    @property
+    def vp_loss(self) -> float:
+        return max(0.0, self.before.vp_margin - self.after.vp_margin)
+
+    @property
+    def accuracy(self) -> float:
+        return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * self.loss) - 3.1669))
+
+    def explain(self) -> str:
+        """One sentence on what the move cost."""
+        return (f"Ply {self.ply}: {self.played} took the winning chances from {100 * self.before.win_prob:.0f}% to "
+                f"{100 * self.after.win_prob:.0f}% (expected VP margin {self.after.vp_margin:+.1f} instead of "
+                f"{self.before.vp_margin:+.1f}); {self.best} was better.")
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """The review of one player's game."""
+
+    player: int
+    decisions: tuple[Decision, ...]
+    iterations: int  # per search
+    elapsed: float
+
+    @property
+    def accuracy(self) -> float:
+        values = [d.accuracy for d in self.decisions]
+        if not values:
+            return 100.0
+        return (statistics.fmean(values) + statistics.harmonic_mean(values)) / 2
+
+    def costliest(self, k: int = 3) -> list[Decision]:
+        """The ``k`` decisions that lost the most win probability (those that lost any)."""
+        return sorted((d for d in self.decisions if d.loss > 0), key=lambda d: -d.loss)[:k]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``omen-search analyze --json``)."""
+        return {
+            "player": self.player, "accuracy": round(self.accuracy, 2), "iterations": self.iterations,
+            "elapsed": round(self.elapsed, 2),
+            "decisions": [{
+                "ply": d.ply, "played": str(d.played), "best": str(d.best),
+                "win_prob_before": round(d.before.win_prob, 4), "win_prob_after": round(d.after.win_prob, 4),
+                "before_interval": [round(d.before.low, 4), round(d.before.high, 4)],
+                "after_interval": [round(d.after.low, 4), round(d.after.high, 4)],
+                "loss": round(d.loss / 100, 4), "vp_loss": round(d.vp_loss, 3), "label": d.label,
+            } for d in self.decisions],
+            "costliest": [d.explain() for d in self.costliest()],
+        }
+
+
+def label_of(before: Estimate, after: Estimate, thresholds: Sequence[float] = THRESHOLDS) -> str | None:
+    """The label of a loss of win probability; none when the intervals overlap (maybe noise)."""
+    if after.high >= before.low:
+        return None
+    loss = 100 * (before.win_prob - after.win_prob)
+    label = None
+    for name, threshold in zip(LABELS, thresholds):
+        if loss >= threshold:
+            label = name
+    return label
+
+
+@dataclass
+class _Spot:
+    """A decision on the way through the game."""
+
+    ply: int
+    core: Any  # the position as the player sees it
+    played: Move
+    observation: dict[str, Any]
+    reveals: bool  # whether the move may show the player something new
+    search: SearchResult | None = None
+    alone: SearchResult | None = None
+
+
+def _reveals(core: Any, move: Move, player: int, tries: int = 4) -> bool:
+    """Whether what the player sees after ``move`` depends on the hidden cards or the dice."""
+    seen = None
+    for seed in range(tries):
+        world = core.determinized(player, seed)
+        world.apply(move)
+        now = observe(world, player)
+        if seen is not None and now != seen:
+            return True
+        seen = now
+    return False
+
+
+def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS),
+                 cards: CardSet | None = None, workers: int = 1, seed: int = 0,
+                 thresholds: Sequence[float] = THRESHOLDS, progress: bool = False) -> GameReview:
+    """Review ``player``'s decisions in a finished or unfinished game record.
+
+    ``workers`` searches run side by side in threads. Raises :class:`FormatError` or
+    :class:`RecordError` for a bad record and :class:`UsageError` for a bad option."""
+    from omen_search._core import CoreState
+    from tqdm import tqdm
+
+    if player not in (0, 1) or isinstance(player, bool):
+        raise UsageError(f"player: must be 0 or 1, got {player!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise UsageError(f"workers: must be a positive integer, got {workers!r}")
+    if len(thresholds) != 3 or not all(0 < a <= b for a, b in zip(thresholds, list(thresholds[1:]) + [100])):
+        raise UsageError(f"thresholds: three increasing points of win % above 0, got {list(thresholds)!r}")
+    started = time.perf_counter()
+    final = replay(record, cards)  # checks the whole record first
+    state = replay(record, cards, upto=0)
+    spots: list[_Spot] = []
+    for ply, move in enumerate(final.moves):
+        if state.current_player == player and len(state.legal_moves()) > 1:
+            seen = observe(state, player)
+            core = CoreState.from_state(state_from_observation(seen, state.cards)[0])
+            spots.append(_Spot(ply, core, move, seen, _reveals(core, move, player)))
+        state.apply(move)
+
+    def run(job: tuple[_Spot, bool]) -> None:
+        spot, alone = job
+        result = ismcts(spot.core, limit, seed=seed + spot.ply, root_move=spot.played if alone else None)
+        if alone:
+            spot.alone = result
+        else:
+            spot.search = result
+
+    bar = tqdm(total=len(spots), desc=f"analysing seat {player}", unit="decision", file=sys.stderr,
+               disable=not progress)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for _ in pool.map(run, [(s, False) for s in spots]):
+            bar.update(1)
+        # the played move's own value, unless the next decision already gives it
+        by_ply = {s.ply: s for s in spots}
+        needed = [s for s in spots if s.search and s.search.best != s.played
+                  and (s.reveals or s.ply + 1 not in by_ply)]
+        bar.total += len(needed)
+        bar.refresh()
+        for _ in pool.map(run, [(s, True) for s in needed]):
+            bar.update(1)
+    bar.close()
+    decisions = []
+    for spot in spots:
+        assert spot.search is not None
+        best = spot.search.moves[0]
+        before = Estimate.of(best.wins, best.visits, best.vp_margin)
+        if spot.search.best == spot.played:
+            after = before
+        elif spot.alone is not None:
+            mine = spot.alone.moves[0]
+            after = Estimate.of(mine.wins, mine.visits, mine.vp_margin)
+        else:  # reused: the next decision's position is exactly what this move led to
+            nxt = by_ply[spot.ply + 1].search
+            assert nxt is not None
+            top = nxt.moves[0]
+            after = Estimate.of(top.wins, top.visits, top.vp_margin)
+        decisions.append(Decision(spot.ply, spot.played, spot.search.best, before, after,
+                                  label_of(before, after, thresholds), spot.observation))
+    return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started)

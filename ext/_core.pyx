@@ -29,7 +29,7 @@ import numpy as np
 from omen_search.cards import GODS, CardSet, default_cards
 from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.moves import VERBS, Move
-from omen_search.reference.state import Config, GameState, Pending, _program
+from omen_search.reference.state import LEVELS, Config, GameState, Pending, _program
 from omen_search.rng import Rng
 
 # ---------------------------------------------------------------------------------------- codes
@@ -144,6 +144,10 @@ cdef enum:
     COINS = 20
     START_HAND = 4
     START_COINS = 4
+    CH = 1                # the Corrupted Heir's seat in the solo game (reference: state.CH)
+    CH_COINS = 7
+    OMEN_CITY = 0
+    LEVEL_NOVICE = 1      # levels: 1 + index in state.LEVELS
     TRAIL_MARGIN = 8192   # writes one move can make, at the most, with room to spare
 
 # ------------------------------------------------------------------------------------------ C
@@ -301,7 +305,7 @@ cdef inline int favored(State* s, int p) noexcept nogil:
     return s.favor == s.gods[p]
 
 cdef inline int supply(State* s) noexcept nogil:
-    return COINS - s.coins[0] - s.coins[1]
+    return COINS - s.coins[0] - s.coins[1] - s.reserve
 
 cdef inline int side_count(const Tables* tb, State* s, int city, int p) noexcept nogil:
     cdef int t, n = 0
@@ -499,6 +503,13 @@ cdef inline int play_cost(Ctx* c, int p, int t) noexcept nogil:
         return cost - 1 if cost > 0 else 0
     return cost
 
+cdef inline void flip_favor(Ctx* c, int t) noexcept nogil:
+    """H-surge-4: favor flips when the unit is devoted to the god not favored."""
+    if c.tb.devotion[t] == 2:
+        set8(c, &c.s.favor, 1 - c.s.favor)
+    elif c.tb.devotion[t] < 2 and c.tb.devotion[t] != c.s.favor:
+        set8(c, &c.s.favor, c.tb.devotion[t])
+
 cdef void play_unit(Ctx* c, int p, int t, int city, int paid) noexcept nogil:
     cdef State* s = c.s
     cdef const Tables* tb = c.tb
@@ -509,10 +520,7 @@ cdef void play_unit(Ctx* c, int p, int t, int city, int paid) noexcept nogil:
             set8(c, &s.discount_used, 1)
         inc(c, &s.coins[p], -cost)
     inc(c, &s.cities[city][p][t], 1)
-    if tb.devotion[t] == 2:
-        set8(c, &s.favor, 1 - s.favor)
-    elif tb.devotion[t] < 2 and tb.devotion[t] != s.favor:
-        set8(c, &s.favor, tb.devotion[t])
+    flip_favor(c, t)
     if not resolves_for(c, t, p):
         return
     if tb.maneuver[t]:
@@ -851,6 +859,160 @@ cdef void god_reveal(Ctx* c) noexcept nogil:
     else:
         discard_card(c, t)
 
+# -- the Corrupted Heir (reference: GameState._heir_*)
+
+cdef inline int heir_active(const State* s) noexcept nogil:
+    return s.level != 0 and s.active == CH
+
+cdef inline int game_below(Ctx* c, int n) noexcept nogil:
+    """A draw from the game's generator (logged on the trail), as ``self.rng.below(n)``."""
+    L(c, c.s.rng, sizeof(c.s.rng))
+    return rng_below(c.s.rng, n)
+
+cdef int heir_place(Ctx* c, int t, int city) noexcept nogil:
+    """S-place-1: into ``city`` or the next one to the right with reward tiles and room; -1 and
+    discarded when none has."""
+    cdef int k, cc
+    for k in range(NCITIES):
+        cc = (city + k) % NCITIES
+        if c.s.city_tiles_n[cc] and fits(c.tb, c.s, cc, CH, t):
+            inc(c, &c.s.cities[cc][CH][t], 1)
+            flip_favor(c, t)
+            return cc
+    discard_card(c, t)
+    return -1
+
+cdef void heir_wealth(Ctx* c) noexcept nogil:
+    cdef State* s = c.s
+    cdef int t
+    if s.reserve > 0 and s.coins[CH] < CH_COINS and not (s.level == LEVEL_NOVICE and s.first_turn):
+        inc(c, &s.reserve, -1)
+        inc(c, &s.coins[CH], 1)
+    t = take_top(c)
+    if t >= 0:
+        if devoted_to(c.tb, t, s.gods[CH]):
+            heir_place(c, t, OMEN_CITY)
+        else:
+            discard_card(c, t)
+    set8(c, &s.phase, PH_SURGE_START)
+
+cdef void heir_surge(Ctx* c) noexcept nogil:
+    cdef State* s = c.s
+    cdef const Tables* tb = c.tb
+    cdef int budget = s.coins[CH], paid = 0, city = OMEN_CITY, t, cost, discounted, placed, slot, k
+    cdef int best = -1, key, n_tied = 0, pick
+    cdef int tied[MAX_T]
+    cdef uint8_t beneath[MAX_T]
+    while True:
+        t = take_top(c)
+        if t < 0:
+            break
+        discounted = devoted_to(tb, t, s.gods[CH]) and not s.discount_used
+        cost = tb.cost[t]
+        if discounted and cost > 0:
+            cost -= 1
+        if paid + cost > budget:
+            discard_card(c, t)
+            break
+        paid += cost
+        if discounted:
+            set8(c, &s.discount_used, 1)
+        placed = heir_place(c, t, city)
+        if placed < 0:  # D-solo-surge-1
+            break
+        city = (placed + 1) % NCITIES
+    slot = s.building[CH]
+    if slot >= 0 and sum_u8(s.under[CH], MAX_T) >= tb.build[s.gods[CH]][slot]:
+        set8(c, &s.completed[CH][slot], 1)
+        seti8(c, &s.building[CH], -1)
+        memcpy(beneath, s.under[CH], MAX_T)
+        zero(c, s.under[CH], MAX_T)
+        for t in range(tb.T):
+            if beneath[t]:
+                key = tb.strength[t] * 256 + tb.cost[t]
+                if key > best:
+                    best = key
+                    n_tied = 0
+                if key == best:
+                    tied[n_tied] = t
+                    n_tied += 1
+        pick = tied[game_below(c, n_tied)] if n_tied > 1 else tied[0]
+        beneath[pick] -= 1
+        for t in range(tb.T):
+            for k in range(beneath[t]):
+                discard_card(c, t)
+        heir_place(c, pick, OMEN_CITY)
+    set8(c, &s.phase, PH_WAR)
+
+cdef void heir_keep(Ctx* c, int limit) noexcept nogil:
+    """The legal set of the Heir's units in limbo with the greatest printed strength, then cost,
+    then size (D-solo-keep-1), at random among equals; sets are listed in the reference's order."""
+    cdef State* s = c.s
+    cdef const Tables* tb = c.tb
+    cdef int opt_a[64]
+    cdef int opt_b[64]
+    cdef int new_a[64]
+    cdef int new_b[64]
+    cdef int n_opt = 1, n_new, i, k, t, units, size, key, best_key, n_tied = 0, pick
+    cdef int tied[64]
+    opt_a[0] = -1
+    opt_b[0] = -1
+    for t in range(tb.T):
+        if not s.limbo[t]:
+            continue
+        n_new = 0
+        for i in range(n_opt):
+            units = (opt_a[i] >= 0) + (opt_b[i] >= 0)
+            size = (tb.size[opt_a[i]] if opt_a[i] >= 0 else 0) + (tb.size[opt_b[i]] if opt_b[i] >= 0 else 0)
+            for k in range(s.limbo[t] + 1):
+                if units + k > 2 or size + k * tb.size[t] > limit or n_new >= 64:
+                    break  # a keep holds at most 2 units: larger sets are never legal
+                new_a[n_new] = opt_a[i] if opt_a[i] >= 0 else (t if k >= 1 else -1)
+                new_b[n_new] = opt_b[i] if opt_a[i] >= 0 and opt_b[i] >= 0 else (
+                    (t if k >= 1 else -1) if opt_a[i] >= 0 else (t if k >= 2 else -1))
+                n_new += 1
+        n_opt = n_new
+        memcpy(opt_a, new_a, n_new * sizeof(int))
+        memcpy(opt_b, new_b, n_new * sizeof(int))
+    best_key = -1
+    for i in range(n_opt):
+        key = 0
+        for t in range(2):
+            k = opt_a[i] if t == 0 else opt_b[i]
+            if k >= 0:  # strength, then cost, then units (each well below 256 in a set of two)
+                key += tb.strength[k] * 65536 + tb.cost[k] * 256 + 1
+        if key > best_key:
+            best_key = key
+            n_tied = 0
+        if key == best_key:
+            tied[n_tied] = i
+            n_tied += 1
+    pick = tied[game_below(c, n_tied)] if n_tied > 1 else tied[0]
+    for t in range(2):
+        k = opt_a[pick] if t == 0 else opt_b[pick]
+        if k >= 0:
+            inc(c, &s.limbo[k], -1)
+            inc(c, &s.cities[s.war_city][CH][k], 1)
+    destroy_limbo(c, CH)
+
+cdef void heir_offering(Ctx* c) noexcept nogil:
+    cdef State* s = c.s
+    cdef int t, k, card
+    set8(c, &s.phase, PH_END_CHECK)
+    if s.building[CH] < 0 and incomplete_count(s, CH) == 0:
+        return  # D-solo-offer-1
+    t = take_top(c)
+    if t < 0:
+        return
+    discard_card(c, t)
+    if s.building[CH] < 0:
+        seti8(c, &s.building[CH], first_incomplete(s, CH))
+    for k in range(c.tb.strength[t]):
+        card = take_top(c)
+        if card < 0:
+            break
+        inc(c, &s.under[CH][card], 1)
+
 cdef void step_phase(Ctx* c) noexcept nogil:
     cdef State* s = c.s
     cdef const Tables* tb = c.tb
@@ -884,6 +1046,9 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         seti8(c, &s.emissaries[1], -1)
         set8(c, &s.phase, PH_WEALTH_REVEAL)
     elif ph == PH_WEALTH_REVEAL:
+        if heir_active(s):
+            heir_wealth(c)
+            return
         god_reveal(c)
         set8(c, &s.phase, PH_WEALTH_AGAIN)
     elif ph == PH_WEALTH_AGAIN:
@@ -896,6 +1061,9 @@ cdef void step_phase(Ctx* c) noexcept nogil:
     elif ph == PH_WEALTH:
         set_pending(c, DK_WEALTH, s.active, -1, 2 if s.first_turn else 3)
     elif ph == PH_SURGE_START:
+        if heir_active(s):
+            heir_surge(c)
+            return
         p = s.active
         set8(c, &s.phase, PH_SURGE)
         slot = s.building[p]
@@ -912,8 +1080,8 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         nt = war_torn(tb, s, torn)
         if nt == 0:
             set8(c, &s.phase, PH_OFFERING)
-        elif nt == 1:
-            resolve_war(c, torn[0])
+        elif nt == 1 or heir_active(s):
+            resolve_war(c, torn[0])  # D-solo-war-1
         else:
             set_pending(c, DK_WAR, s.active)
     elif ph == PH_WAR_KEEP:
@@ -930,6 +1098,9 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         L(c, s.limbo, MAX_T)
         memcpy(s.limbo, s.cities[city][p], MAX_T)
         zero(c, s.cities[city][p], MAX_T)
+        if s.level and p == CH:
+            heir_keep(c, limit)
+            return
         d.kind = DK_KEEP; d.player = p; d.owner = -1; d.n = limit; d.last = 0
         d.card = -1; d.city = city; d.prog = -1; d.index = -1
         if has_choice(c, &d):
@@ -948,7 +1119,9 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         seti8(c, &s.war_victor, -1)
         set8(c, &s.phase, PH_WAR)
     elif ph == PH_OFFERING:
-        if hand_size(tb, s, s.active) == 0:  # D-decision-1: `pass` would be the only move
+        if heir_active(s):
+            heir_offering(c)
+        elif hand_size(tb, s, s.active) == 0:  # D-decision-1: `pass` would be the only move
             set8(c, &s.phase, PH_OFFERING_LIMITS)
         else:
             set_pending(c, DK_OFFERING, s.active)
@@ -1245,7 +1418,7 @@ cdef int64_t perft(const Tables* tb, State* s, Trail* tr, int depth) noexcept no
 
 
 cdef void setup(const Tables* tb, State* s, uint64_t seed, uint8_t god0, uint8_t first_player,
-                uint8_t emissary, uint16_t max_turns) noexcept nogil:
+                uint8_t emissary, uint16_t max_turns, uint8_t level) noexcept nogil:
     """A new game exactly as ``GameState._setup`` deals it (rules Setup 1-4)."""
     cdef Ctx c
     cdef uint8_t tiles[NTILES]
@@ -1283,12 +1456,23 @@ cdef void setup(const Tables* tb, State* s, uint64_t seed, uint8_t god0, uint8_t
     s.active = first_player
     s.turn = 1
     s.first_turn = 1
+    s.pending.kind = DK_NONE
+    s.level = level
+    if level:
+        s.coins[CH] = (level - 2) if level > 2 else 0  # hard 1, brutal 2 (S-level-1)
+        s.reserve = CH_COINS - s.coins[CH]
+        draw(&c, 0, START_HAND)
+        gain(&c, 0, START_COINS)
+        s.favor = s.gods[0]
+        s.active = CH
+        s.phase = PH_WEALTH_REVEAL
+        run(&c)
+        return
     for p in range(2):
         draw(&c, p, START_HAND)
         gain(&c, p, START_COINS)
     s.favor = s.gods[1 - first_player]
     s.phase = PH_EMISSARY if emissary else PH_WEALTH_REVEAL
-    s.pending.kind = DK_NONE
     run(&c)
 
 
@@ -1490,6 +1674,11 @@ cdef class CoreTables:
 _TABLES = {}
 
 
+def _level_code(config) -> int:
+    """The State's ``level`` byte: 0 for two players, 1 + the level's index in the solo game."""
+    return 0 if config.level is None else 1 + LEVELS.index(config.level)
+
+
 def tables_for(cards) -> CoreTables:
     """The compiled tables of a card set (compiled once per set)."""
     key = cards.sha256
@@ -1547,7 +1736,7 @@ cdef class CoreState:
         core._config = config
         core.seed = seed
         setup(&core.tables.tb, &core.s, seed, _GOD_INDEX[config.gods[0]], config.first_player,
-              config.emissary, config.max_turns)
+              config.emissary, config.max_turns, _level_code(config))
         core._grow()
         return core
 
@@ -1631,6 +1820,8 @@ cdef class CoreState:
         s.first_player = state.config.first_player
         s.emissary = state.config.emissary
         s.max_turns = state.config.max_turns
+        s.level = _level_code(state.config)
+        s.reserve = state.reserve
         core._config = state.config
         core._grow()
         return core
@@ -1996,6 +2187,10 @@ cdef class CoreState:
         return PHASE_NAMES[self.s.phase]
 
     @property
+    def reserve(self):
+        return self.s.reserve
+
+    @property
     def rng(self):
         return Rng.from_state([self.s.rng[k] for k in range(4)])
 
@@ -2017,7 +2212,7 @@ def run_playouts(int n, seed: int = 0, cards=None, config=None):
     cdef uint64_t policy[4]
     cdef int i
     cdef uint64_t base = seed
-    cdef uint8_t god0, first, emissary
+    cdef uint8_t god0, first, emissary, level
     cdef uint16_t max_turns
     cards = cards or default_cards()
     config = config or Config()
@@ -2026,13 +2221,14 @@ def run_playouts(int n, seed: int = 0, cards=None, config=None):
     first = config.first_player
     emissary = config.emissary
     max_turns = config.max_turns
+    level = _level_code(config)
     scores = np.zeros((n, 2), dtype=np.int32)
     plies = np.zeros(n, dtype=np.int32)
     cdef int[:, :] sv = scores
     cdef int[:] pv = plies
     with nogil:
         for i in range(n):
-            setup(&tables.tb, &s, base + i, god0, first, emissary, max_turns)
+            setup(&tables.tb, &s, base + i, god0, first, emissary, max_turns, level)
             rng_seed(policy, base + i)
             pv[i] = random_playout(&tables.tb, &s, policy)
             sv[i, 0] = score(&tables.tb, &s, 0)

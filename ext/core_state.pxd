@@ -127,6 +127,8 @@ cdef struct State:
     uint8_t first_player
     uint8_t emissary
     uint16_t max_turns
+    uint8_t level                    # the solo game's difficulty (LEVEL_*), 0 in a two-player game
+    uint8_t reserve                  # solo: the Corrupted Heir's coins beside its card
 
 # The undo trail: each record is (byte offset in State, width, old value); marks[k] is the
 # trail length before ply k's move.

@@ -178,6 +178,8 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
         raise UsageError(f"thresholds: three increasing points of win % above 0, got {list(thresholds)!r}")
     started = time.perf_counter()
     final = replay(record, cards)  # checks the whole record first
+    if final.config.solo and player == 1:
+        raise UsageError("player: seat 1 is the Corrupted Heir, which makes no decisions; review seat 0")
     state = replay(record, cards, upto=0)
     spots: list[_Spot] = []
     for ply, move in enumerate(final.moves):

@@ -21,9 +21,12 @@ from omen_search.cards import GODS, CardSet, default_cards, load_cards
 from omen_search.errors import FormatError, OmenError
 from omen_search.reference.state import (
     CAPACITY,
+    CH,
+    CH_COINS,
     CITIES,
     COINS,
     GAME_OVER,
+    LEVELS,
     Config,
     GameState,
     Pending,
@@ -86,7 +89,9 @@ def _common(state: State) -> dict[str, Any]:
             "gods": list(state.config.gods),
             "emissary": state.config.emissary,
             "max_turns": state.config.max_turns,
+            **({"level": state.config.level} if state.config.level is not None else {}),
         },
+        **({"heir_reserve": state.reserve} if state.config.level is not None else {}),
         "turn": state.turn,
         "active": state.active,
         "first_turn": state.first_turn,
@@ -283,11 +288,14 @@ def _config(r: _Reader, doc: dict, root: str) -> Config:
         r.choice(g, f"{root}.config.gods[{i}]", GODS)
     if gods[0] == gods[1]:
         r.fail(f"{root}.config.gods", "the two seats must have different gods")
+    if raw.get("level") is not None and raw.get("emissary"):
+        r.fail(f"{root}.config.emissary", "the Emissary variant is for two players, not the solo game")
     return Config(
         first_player=r.integer(raw.get("first_player", 0), f"{root}.config.first_player", 0, 1),
         gods=(gods[0], gods[1]),
         emissary=r.boolean(raw.get("emissary", False), f"{root}.config.emissary"),
         max_turns=r.integer(raw.get("max_turns", Config().max_turns), f"{root}.config.max_turns", 1, 10_000),
+        level=r.choice(raw["level"], f"{root}.config.level", LEVELS) if raw.get("level") is not None else None,
     )
 
 
@@ -300,6 +308,8 @@ def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
     state.phase = r.choice(r.get(doc, "phase", root), f"{root}.phase", PHASES)
     state.ply = r.integer(r.get(doc, "ply", root, 0), f"{root}.ply", 0, 10**7)
     state.favor = r.choice(r.get(doc, "favor", root), f"{root}.favor", GODS)
+    if state.config.solo:
+        state.reserve = r.integer(r.get(doc, "heir_reserve", root), f"{root}.heir_reserve", 0, CH_COINS)
     state.discard = r.units(r.get(doc, "discard", root, []), f"{root}.discard")
     cities = r.items(r.get(doc, "cities", root), f"{root}.cities", most=CITIES)
     if len(cities) != CITIES:
@@ -421,8 +431,14 @@ def _check_conservation(r: _Reader, state: GameState, root: str) -> None:
     for t, n in seen.items():
         if n > state.units[t].copies:
             r.fail(root, f"{n} copies of {state.units[t].name!r} are placed but the set has {state.units[t].copies}")
-    if sum(state.coins) > COINS:
-        r.fail(f"{root}.players", f"{sum(state.coins)} coins in play but there are only {COINS}")
+    if sum(state.coins) + state.reserve > COINS:
+        r.fail(f"{root}.players", f"{sum(state.coins) + state.reserve} coins in play but there are only {COINS}")
+    if state.config.solo:
+        if state.coins[CH] + state.reserve != CH_COINS:
+            r.fail(f"{root}.heir_reserve", f"the Corrupted Heir's reserve and treasury must hold {CH_COINS} coins, "
+                                           f"not {state.coins[CH] + state.reserve}")
+        if state.hand_size(CH):
+            r.fail(f"{root}.players[{CH}].hand_size", "the Corrupted Heir has no hand")
 
 
 def load_position(data: Any, cards: CardSet | None = None, root: str = "position") -> GameState:

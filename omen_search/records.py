@@ -36,6 +36,7 @@ def make_record(state: State, players: list[str]) -> dict[str, Any]:
             "gods": list(state.config.gods),
             "emissary": state.config.emissary,
             "max_turns": state.config.max_turns,
+            **({"level": state.config.level} if state.config.level is not None else {}),
         },
         "players": list(players),
         "moves": [str(m) for m in state.moves],

@@ -35,6 +35,12 @@ def describe_board(state: State) -> str:
         structures = state.cards.structures_of(state.config.gods[p])
         building = f", building {structures[slot].name} ({sum(state.under[p])} under)" if slot >= 0 else ""
         done = [structures[s].name for s in range(3) if state.completed[p][s]]
+        if state.config.solo and p == 1:  # the Corrupted Heir: a treasury and a reserve, no hand
+            coins = f"{state.coins[p]} coins in its treasury, {state.reserve} in reserve"
+            lines.append(f"    seat{p} {god_name(state.config.gods[p])} (Corrupted Heir): {coins}, "
+                         f"tiles {len(state.unused[p])}{building}" + (f", completed {', '.join(done)}" if done else "")
+                         + f" — {scores[p]} VP")
+            continue
         lines.append(
             f"    seat{p} {god_name(state.config.gods[p])}: {state.coins[p]} coins, {state.hand_size(p)} cards, "
             f"tiles {len(state.unused[p])} unused/{len(state.used[p])} used{building}"

@@ -26,6 +26,10 @@ CONFIGS = [
     Config(first_player=1),
     Config(gods=("horus", "anubis")),
     Config(emissary=True),
+    Config(level="novice"),
+    Config(level="normal", gods=("horus", "anubis")),
+    Config(level="hard"),
+    Config(level="brutal", gods=("horus", "anubis")),
 ]
 
 
@@ -41,7 +45,8 @@ def _compare_range(args: tuple[int, int, int]) -> tuple[list[str], int]:
 
 
 def test_differential_core_agrees_with_reference_over_seeded_games():
-    """At every ply of DIFF_GAMES seeded random games (four set-ups): same legal moves, in the same
+    """At every ply of DIFF_GAMES seeded random games (four two-player set-ups and the solo game at
+    each level): same legal moves, in the same
     order, same observations for both players; at the end the same scores."""
     chunks = []
     per = max(DIFF_GAMES // 40, 1)

@@ -36,6 +36,12 @@ COINS = 20
 START_HAND = 4
 START_COINS = 4
 DEFAULT_MAX_TURNS = 200  # D-end-2
+# The Corrupted Heir solo variant (S-… rulings): the player is seat 0, the automaton seat 1.
+LEVELS = ("novice", "normal", "hard", "brutal")  # S-level-1
+CH = 1  # the Corrupted Heir's seat
+CH_COINS = 7  # its reserve and treasury together (S-coins-1)
+CH_START_TREASURY = {"novice": 0, "normal": 0, "hard": 1, "brutal": 2}
+OMEN_CITY = 0  # S-omen-1: the Omen token never moves
 
 # Phases of the turn machine, in order.
 EMISSARY, WEALTH_REVEAL, WEALTH_AGAIN, WEALTH, SURGE_START, SURGE, WAR, WAR_KEEP, WAR_ENDURING, \
@@ -68,12 +74,17 @@ class Pending:
 
 @dataclass(frozen=True)
 class Config:
-    """How a game is set up: who is first, which god each seat has, and the variants in play."""
+    """How a game is set up: who is first, which god each seat has, and the variants in play.
+
+    ``level`` set plays the Corrupted Heir solo variant at that difficulty: the player is seat 0
+    with god ``gods[0]``, the automaton seat 1, and the automaton takes the first turn whatever
+    ``first_player`` says."""
 
     first_player: int = 0
     gods: tuple[str, str] = ("anubis", "horus")
     emissary: bool = False
     max_turns: int = DEFAULT_MAX_TURNS
+    level: str | None = None
 
     def __post_init__(self) -> None:
         if self.first_player not in (0, 1):
@@ -82,6 +93,15 @@ class Config:
             raise UsageError(f"gods: must be one each of {GODS}, got {self.gods!r}")
         if not isinstance(self.max_turns, int) or self.max_turns < 1:
             raise UsageError(f"max_turns: must be a positive integer, got {self.max_turns!r}")
+        if self.level is not None and self.level not in LEVELS:
+            raise UsageError(f"level: must be one of {', '.join(LEVELS)}, got {self.level!r}")
+        if self.level is not None and self.emissary:
+            raise UsageError("emissary: the Emissary variant is for two players, not the solo game")
+
+    @property
+    def solo(self) -> bool:
+        """Whether seat 1 is the Corrupted Heir."""
+        return self.level is not None
 
 
 @lru_cache(maxsize=4096)
@@ -128,6 +148,7 @@ class GameState:
         self.history: list[tuple] = []
         self.moves: list[Move] = []
         self.seed: int | None = None  # the deal's seed (set by new() and load_position); for records
+        self.reserve = 0  # the Corrupted Heir's coins beside its card (solo game only)
 
     @classmethod
     def new(cls, seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> GameState:
@@ -172,6 +193,16 @@ class GameState:
         self.war_victor = -1
         self.keep_step = 0
         self.ply = 0
+        self.reserve = 0  # the Corrupted Heir's coins beside its card; its treasury is coins[CH]
+        if self.config.solo:
+            self.coins[CH] = CH_START_TREASURY[self.config.level]  # type: ignore[index]
+            self.reserve = CH_COINS - self.coins[CH]
+            self._draw(0, START_HAND)
+            self._gain(0, START_COINS)
+            self.favor = self._god(0)  # the player's god starts favored
+            self.active = CH  # the Corrupted Heir plays first
+            self.phase = WEALTH_REVEAL
+            return
         for p in (0, 1):
             self._draw(p, START_HAND)
             self._gain(p, START_COINS)
@@ -264,7 +295,7 @@ class GameState:
         "deck", "discard", "city_tiles", "hands", "known", "cities", "under", "revealed", "limbo",
         "building", "completed", "unused", "used", "coins", "destroyed", "stack", "pending",
         "emissaries", "active", "turn", "first_turn", "discount_used", "reward_used",
-        "reveal_again_used", "war_city", "war_victor", "keep_step", "ply", "favor", "phase", "rng",
+        "reveal_again_used", "war_city", "war_victor", "keep_step", "ply", "favor", "phase", "rng", "reserve",
     )
 
     def _snapshot(self) -> tuple:
@@ -283,8 +314,13 @@ class GameState:
         return self.favor == self._god(player)
 
     def supply(self) -> int:
-        """Coins left in the supply (coins are conserved: 20 in all)."""
-        return COINS - self.coins[0] - self.coins[1]
+        """Coins left in the supply (coins are conserved: 20 in all, the Corrupted Heir's reserve
+        included)."""
+        return COINS - self.coins[0] - self.coins[1] - self.reserve
+
+    def _heir_active(self) -> bool:
+        """Whether the Corrupted Heir's procedure runs this turn (no decisions are asked of it)."""
+        return self.config.solo and self.active == CH
 
     def _resolves_for(self, unit: Unit, player: int) -> bool:
         """H-dev-1: abilities of a unit devoted only to the opponent's god never resolve for you."""
@@ -409,6 +445,9 @@ class GameState:
         self.phase = WEALTH_REVEAL
 
     def _phase_wealth_reveal(self) -> None:
+        if self._heir_active():
+            self._heir_wealth()
+            return
         self._god_reveal()  # H-wealth-1
         self.phase = WEALTH_AGAIN
 
@@ -436,6 +475,9 @@ class GameState:
 
     def _phase_surge_start(self) -> None:
         """H-surge-1: a structure with enough cards beneath it completes at the start of Surge."""
+        if self._heir_active():
+            self._heir_surge()
+            return
         p = self.active
         self.phase = SURGE
         slot = self.building[p]
@@ -453,8 +495,8 @@ class GameState:
         torn = self.war_torn_cities()
         if not torn:
             self.phase = OFFERING
-        elif len(torn) == 1:
-            self._resolve_war(torn[0])
+        elif len(torn) == 1 or self._heir_active():
+            self._resolve_war(torn[0])  # D-solo-war-1: the Corrupted Heir resolves left to right
         else:
             self.pending = Pending("war", self.active)  # H-war-2
 
@@ -507,6 +549,9 @@ class GameState:
             return
         self.limbo = self.cities[self.war_city][p]
         self.cities[self.war_city][p] = [0] * self.T
+        if self.config.solo and p == CH:
+            self._heir_keep(limit)
+            return
         self.pending = Pending("keep", p, n=limit, city=self.war_city)
         if not self._moves_keep(self.pending)[:-1]:  # nothing fits: everything is destroyed
             self.pending = None
@@ -533,6 +578,9 @@ class GameState:
         self.phase = WAR
 
     def _phase_offering(self) -> None:
+        if self._heir_active():
+            self._heir_offering()
+            return
         if self.hand_size(self.active) == 0:  # D-decision-1: `pass` would be the only move
             self.phase = OFFERING_LIMITS
             return
@@ -591,11 +639,7 @@ class GameState:
                 self.discount_used = True
             self.coins[p] -= cost
         self.cities[city][p][t] += 1
-        # H-surge-4: favor flips before abilities when the unit is devoted to the god not favored.
-        if u.devotion == "both":
-            self.favor = GODS[1 - GODS.index(self.favor)]
-        elif u.devotion in GODS and u.devotion != self.favor:
-            self.favor = u.devotion
+        self._flip_favor(u)
         if not self._resolves_for(u, p):
             return
         # D-play-1: REINFORCE, then INVOCATION, then MANEUVER (pushed in reverse: a stack).
@@ -605,6 +649,113 @@ class GameState:
             self._push(("unit", t, "invocation"), p, city)
         if u.devoted_to(god):  # H-surge-5
             self._push(("reinforce",), p, city)
+
+    def _flip_favor(self, u: Unit) -> None:
+        """H-surge-4: favor flips before abilities when the unit is devoted to the god not favored."""
+        if u.devotion == "both":
+            self.favor = GODS[1 - GODS.index(self.favor)]
+        elif u.devotion in GODS and u.devotion != self.favor:
+            self.favor = u.devotion
+
+    # ------------------------------------------------------------------ the Corrupted Heir (S-…)
+
+    def _heir_place(self, t: int, city: int) -> int:
+        """Put a unit into ``city`` for the Corrupted Heir, or the next city to the right that has
+        reward tiles and room (S-place-1); returns the city, or -1 when none has (the unit is
+        discarded). Its abilities never resolve; favor flips as usual."""
+        for k in range(CITIES):
+            c = (city + k) % CITIES
+            if self.city_tiles[c] and self._fits(c, CH, t):
+                self.cities[c][CH][t] += 1
+                self._flip_favor(self.units[t])
+                return c
+        self._discard_card(t)
+        return -1
+
+    def _heir_wealth(self) -> None:
+        """Wealth: a coin from the reserve to the treasury (none on a novice's first turn), then the
+        top card: a unit of the Heir's god goes free into the Omen city, anything else is discarded."""
+        if self.reserve > 0 and self.coins[CH] < CH_COINS and not (self.config.level == "novice" and self.first_turn):
+            self.reserve -= 1
+            self.coins[CH] += 1
+        t = self._take_top()
+        if t is not None:
+            if self.units[t].devoted_to(self._god(CH)):
+                self._heir_place(t, OMEN_CITY)
+            else:
+                self._discard_card(t)
+        self.phase = SURGE_START
+
+    def _heir_surge(self) -> None:
+        """Surge: reveal and place units, the first into the Omen city and each next one city to the
+        right, while their costs fit the treasury (S-surge-1, S-surge-2); then complete a structure."""
+        budget, paid, city, god = self.coins[CH], 0, OMEN_CITY, self._god(CH)
+        while (t := self._take_top()) is not None:
+            u = self.units[t]
+            discounted = u.devoted_to(god) and not self.discount_used
+            cost = max(0, u.cost - 1) if discounted else u.cost
+            if paid + cost > budget:
+                self._discard_card(t)
+                break
+            paid += cost
+            self.discount_used = self.discount_used or discounted
+            placed = self._heir_place(t, city)
+            if placed < 0:  # D-solo-surge-1: no city with tiles has room, so the Surge ends
+                break
+            city = (placed + 1) % CITIES
+        slot = self.building[CH]
+        if slot >= 0 and sum(self.under[CH]) >= self._structure(CH, slot).build:
+            self.completed[CH][slot] = True
+            self.building[CH] = -1
+            beneath, self.under[CH] = self.under[CH], [0] * self.T
+            keys = [(self.units[t].strength, self.units[t].cost) for t in range(self.T)]
+            best = max(keys[t] for t in range(self.T) if beneath[t])
+            tied = [t for t in range(self.T) if beneath[t] and keys[t] == best]
+            t = tied[self.rng.below(len(tied))] if len(tied) > 1 else tied[0]
+            beneath[t] -= 1
+            for other, n in enumerate(beneath):
+                for _ in range(n):
+                    self._discard_card(other)
+            self._heir_place(t, OMEN_CITY)
+        self.phase = WAR
+
+    def _heir_keep(self, limit: int) -> None:
+        """War: the Heir keeps the legal set of its units with the greatest printed strength, then
+        cost (then more units; D-solo-keep-1), choosing at random among equal sets."""
+        options: list[tuple[int, ...]] = [()]
+        for t in range(self.T):
+            if self.limbo[t]:
+                options = [o + (t,) * k for o in options for k in range(self.limbo[t] + 1)]
+        legal = [o for o in options if sum(self.units[t].size for t in o) <= limit]
+
+        def key(o: tuple[int, ...]) -> tuple[int, int, int]:
+            return (sum(self.units[t].strength for t in o), sum(self.units[t].cost for t in o), len(o))
+
+        best = max(map(key, legal))
+        tied = [o for o in legal if key(o) == best]
+        kept = tied[self.rng.below(len(tied))] if len(tied) > 1 else tied[0]
+        for t in kept:
+            self.limbo[t] -= 1
+            self.cities[self.war_city][CH][t] += 1
+        self._destroy_limbo(CH)
+
+    def _heir_offering(self) -> None:
+        """Offering: discard the top card and put that many cards (its printed strength) from the
+        top of the deck beneath the Heir's smallest incomplete structure, extra cards too."""
+        self.phase = END_CHECK
+        if self.building[CH] < 0 and not self._incomplete(CH):
+            return  # D-solo-offer-1: every structure is complete (the game ends this turn)
+        t = self._take_top()
+        if t is None:
+            return
+        self._discard_card(t)
+        if self.building[CH] < 0:
+            self.building[CH] = self._incomplete(CH)[0]
+        for _ in range(self.units[t].strength):
+            card = self._take_top()
+            if card is None:
+                break
+            self.under[CH][card] += 1
 
     def _play_cost(self, p: int, t: int) -> int:
         u = self.units[t]

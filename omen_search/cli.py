@@ -1,5 +1,5 @@
-"""The ``omen-search`` command: demo, advise, analyze, engine, play, match, list cards, replay
-records, perft, selfcheck, bench.
+"""The ``omen-search`` command: demo, advise, analyze, engine, play, match, balance, list cards,
+replay records, perft, selfcheck, bench.
 
 Every error a user can cause is an :class:`~omen_search.errors.OmenError`; the command prints it as
 one line on stderr and exits with status 2.
@@ -18,13 +18,15 @@ from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
 from omen_search.records import load_record, make_record, replay, write_record
-from omen_search.reference.state import DEFAULT_MAX_TURNS, Config
+from omen_search.reference.state import DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.render import describe_advice, describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
 from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.search import Limit
 
+GAMES = ("heir", "heir-solo")
+HEIR = "corrupted-heir"  # the automaton's name in the players list of a solo game
 ADVISE_ITERATIONS = 10_000
 DEMO_ITERATIONS = 3_000
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -71,6 +73,9 @@ def _add_cards(p: argparse.ArgumentParser) -> None:
 
 def _add_game(p: argparse.ArgumentParser) -> None:
     _add_cards(p)
+    p.add_argument("--game", choices=GAMES, default="heir",
+                   help="heir: two players (default); heir-solo: you (seat 0) against the Corrupted Heir")
+    p.add_argument("--level", choices=LEVELS, help="heir-solo: the Corrupted Heir's difficulty (default normal)")
     p.add_argument("--seed", type=_seed, default=1, help="game seed: fixes every shuffle (default 1)")
     p.add_argument("--first-player", type=int, choices=(0, 1), default=0, help="seat that takes the first turn")
     p.add_argument("--gods", default="anubis,horus", help="gods of seat 0 and seat 1 (default anubis,horus)")
@@ -83,7 +88,11 @@ def _config(args: argparse.Namespace) -> Config:
     gods = tuple(g.strip().lower() for g in args.gods.split(","))
     if len(gods) != 2 or sorted(gods) != sorted(GODS):
         raise UsageError(f"--gods: must name anubis and horus once each, got {args.gods!r}")
-    return Config(first_player=args.first_player, gods=gods, emissary=args.emissary, max_turns=args.max_turns)
+    if args.level is not None and args.game != "heir-solo":
+        raise UsageError("--level: goes with --game heir-solo")
+    level = (args.level or "normal") if args.game == "heir-solo" else None
+    return Config(first_player=args.first_player, gods=gods, emissary=args.emissary, max_turns=args.max_turns,
+                  level=level)
 
 
 def _cards_banner(cards: CardSet) -> str:
@@ -96,11 +105,16 @@ def _cards_banner(cards: CardSet) -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     cards = load_cards(args.cards)
+    config = _config(args)
     specs = split_players(args.players)
-    if len(specs) != 2:
+    if config.solo:
+        if len(specs) != 1:
+            raise UsageError(f"--players: the solo game has one player (the Corrupted Heir is seat 1), got {args.players!r}")
+        specs.append(HEIR)
+    elif len(specs) != 2:
         raise UsageError(f"--players: needs two players separated by a comma, got {args.players!r}")
-    bots = [make_bot(spec, bot_seed(args.seed, seat)) for seat, spec in enumerate(specs)]
-    state = new_game(args.engine, seed=args.seed, cards=cards, config=_config(args))
+    bots = [make_bot(spec, bot_seed(args.seed, seat)) for seat, spec in enumerate(specs) if spec != HEIR]
+    state = new_game(args.engine, seed=args.seed, cards=cards, config=config)
     text = not args.json
     if text:
         print(f"Omen: Heir to the Dunes · seed {args.seed} · {_cards_banner(cards)}")
@@ -362,6 +376,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_balance(args: argparse.Namespace) -> int:
+    from omen_search.balance import check_writable, format_text, run_balance, write_html
+    from omen_search.match import MatchOptions, MatchSetup
+
+    specs = split_players(args.bots)
+    if len(specs) not in (1, 2):
+        raise UsageError(f"--bots: one bot spec, or two separated by a comma, got {args.bots!r}")
+    if args.html:
+        check_writable(args.html)
+    setup = MatchSetup(a=specs[0], b=specs[-1], seed=args.seed, cards=args.cards, emissary=args.emissary,
+                       max_turns=args.max_turns)
+    report = run_balance(setup, MatchOptions(games=args.games, workers=args.workers, progress=not args.quiet),
+                         args.ablate)
+    if args.html:
+        write_html(report, args.html)
+    print(json.dumps(report) if args.json else format_text(report))
+    if args.html and not args.json:
+        print(f"report written to {args.html}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="omen-search", description="Play and analyse the card game Omen: Heir to the Dunes.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -453,6 +488,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="the seat the engine advises (default 0)")
     p.add_argument("--opponent", default="greedy", help="the other seat's player spec (default greedy)")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser(
+        "balance", help="win rates by seat, god and card over bot games; --ablate measures a card's effect",
+        description="Plays a seat-swapped match (as `match` does) noting the cards each seat played and drew, and "
+                    "reports win rates by seat, by god and by card, with Wilson 95% intervals (a tie counts half a "
+                    "win). A card's win rate when played is a correlation. --ablate NAME plays the same seeds again "
+                    "without NAME's copies and reports the change (without - with) in the win rate of the card's "
+                    "god (Anubis for a Neutral card), of seat 0, in turns and VP, with a 95% interval over the "
+                    "games paired by seed; the interval's half-width is about 1.96*sqrt(0.5/GAMES) for a win "
+                    "rate (10 points for 200 games, 3 for 2000). See docs/balance.md.")
+    p.add_argument("--games", type=_positive, default=200, help="games to play, in seat-swapped pairs (default 200)")
+    p.add_argument("--bots", default="greedy",
+                   help="one bot spec for both seats, or two (A,B) separated by a comma, e.g. greedy or "
+                        "ismcts:iterations=500,greedy (default greedy)")
+    p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
+    p.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    p.add_argument("--ablate", action="append", default=[], metavar="NAME",
+                   help="also play the same seeds without this unit's copies and report the change (repeatable; "
+                        "each unit is removed on its own)")
+    _add_cards(p)
+    p.add_argument("--emissary", action="store_true", help="play the Emissary of War variant")
+    p.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS,
+                   help=f"end each game after this many turns (default {DEFAULT_MAX_TURNS})")
+    p.add_argument("--html", metavar="FILE", help="also write the report with charts as one self-contained HTML file")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_balance)
 
     p = sub.add_parser("perft", help="count the leaves of the move tree from a seeded deal, per first move")
     _add_game(p)

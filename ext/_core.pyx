@@ -1437,11 +1437,17 @@ cdef void setup(const Tables* tb, State* s, uint64_t seed, uint8_t god0, uint8_t
         s.city_tiles_n[i] = 3
     k = 0
     for t in range(tb.T):
-        for i in range(tb.copies[t]):
+        for i in range(tb.dealt[t]):
             s.deck[k] = t
             k += 1
     s.deck_n = k
     shuffle_u8(&c, s.deck, s.deck_n)
+    k = 0
+    for i in range(s.deck_n):  # an ablated unit is shuffled in, then taken out (CardSet.shuffled_deck)
+        if tb.copies[s.deck[i]]:
+            s.deck[k] = s.deck[i]
+            k += 1
+    s.deck_n = k
     s.gods[0] = god0
     s.gods[1] = 1 - god0
     s.first_player = first_player
@@ -1567,7 +1573,8 @@ cdef class CoreTables:
         self.ref_progs = {}
         memset(&self.tb, 0, sizeof(Tables))
         T = len(cards.units)
-        if T > MAX_T or sum(u.copies for u in cards.units) > NCARDS or len(cards.rewards) != NTILES:
+        if (T > MAX_T or sum(u.copies for u in cards.units) + sum(n for _, n in cards.ablated) > NCARDS
+                or len(cards.rewards) != NTILES):
             raise UsageError(f"cards: the core needs at most {NCARDS} cards of at most {MAX_T} designs and {NTILES} tiles")
         self.tb.T = T
         self.tb.n_tiles = len(cards.rewards)
@@ -1587,6 +1594,7 @@ cdef class CoreTables:
             self.tb.invocation[t] = bool(u.invocation)
             self.tb.maneuver[t] = u.maneuver
             self.tb.copies[t] = u.copies
+            self.tb.dealt[t] = u.copies + dict(cards.ablated).get(t, 0)
             self.tb.prog_reinforce[t] = self._compile(("unit", t, "reinforce")) if u.reinforce else -1
             self.tb.prog_invocation[t] = self._compile(("unit", t, "invocation")) if u.invocation else -1
             self.tb.prog_labor[t] = self._compile(("unit", t, "labor")) if u.labor else -1

@@ -49,6 +49,7 @@ cdef struct Tables:
     uint8_t invocation[MAX_T]       # has an INVOCATION ability
     uint8_t maneuver[MAX_T]         # MANEUVER N (0: none)
     uint8_t copies[MAX_T]
+    uint8_t dealt[MAX_T]            # copies shuffled into the deck (more than `copies` for an ablated unit)
     int16_t prog_reinforce[MAX_T]   # -1: no such ability
     int16_t prog_invocation[MAX_T]
     int16_t prog_labor[MAX_T]

@@ -79,6 +79,7 @@ class CoreState:
     unused: list[list[int]]
     used: list[list[int]]
     coins: list[int]
+    reserve: int
     emissaries: list[int]
     stack: list[tuple]
     pending: Pending | None

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Literal
 
 from omen_search.errors import CardDataError, UsageError
@@ -189,6 +190,7 @@ class CardSet:
     structures: tuple[Structure, ...]
     path: str
     sha256: str
+    ablated: tuple[tuple[int, int], ...] = ()  # (unit index, copies) taken out by :meth:`without`
 
     def __post_init__(self) -> None:
         index: dict[tuple[str, str], Unit | RewardTile | Structure] = {("unit", u.name): u for u in self.units}
@@ -221,11 +223,21 @@ class CardSet:
             raise UsageError(f"ablate: no unit called {name!r} in {self.name!r}") from None
         units = tuple(replace(u, copies=0) if u is unit else u for u in self.units)
         digest = hashlib.sha256(f"{self.sha256}\0without\0{name}".encode()).hexdigest()
-        return replace(self, name=f"{self.name} without {name}", units=units, sha256=digest)
+        return replace(self, name=f"{self.name} without {name}", units=units, sha256=digest,
+                       ablated=self.ablated + ((unit.index, unit.copies),))
 
     def deck_list(self) -> list[int]:
         """The deck before shuffling: each unit's index repeated ``copies`` times, in file order."""
         return [u.index for u in self.units for _ in range(u.copies)]
+
+    def shuffled_deck(self, shuffle: Callable[[list[int]], None]) -> list[int]:
+        """The deck a game starts with. A set with cards taken out (:meth:`without`) shuffles the
+        whole deck and then takes their copies out, so that the other cards lie in the same order
+        as in the full set's game of the same seed: an ablation compares like deals with like."""
+        removed = dict(self.ablated)
+        deck = [u.index for u in self.units for _ in range(u.copies + removed.get(u.index, 0))]
+        shuffle(deck)
+        return [t for t in deck if t not in removed]
 
 
 # ------------------------------------------------------------------------------------- loading

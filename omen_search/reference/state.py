@@ -165,8 +165,7 @@ class GameState:
         tiles = list(range(len(self.cards.rewards)))
         rng.shuffle(tiles)  # Setup 1: tiles[0:3] to city 0, [3:6] to city 1, [6:9] to city 2
         self.city_tiles = [tiles[3 * c : 3 * c + 3] for c in range(CITIES)]
-        self.deck = self.cards.deck_list()
-        rng.shuffle(self.deck)  # Setup 2; the top of the deck is the end of the list
+        self.deck = self.cards.shuffled_deck(rng.shuffle)  # Setup 2; the top of the deck is the end of the list
         self.discard: list[int] = []
         self.hands = [[0] * T, [0] * T]
         self.known = [[0] * T, [0] * T]

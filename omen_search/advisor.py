@@ -1,9 +1,9 @@
 """The move advisor: ranked moves with win probability, an interval and the VP margin, from what
 the asking player sees.
 
-The advisor searches from the player's *observation* (a record or a live state is first turned into
-the observation of the player to move), so advice never depends on cards the player could not see.
-The search is ISMCTS (:mod:`omen_search.search`); on top of its root statistics the advisor adds
+The advisor searches from the *observation* of the player who decides (a record or a live state is
+first turned into it), so advice never depends on cards the player could not see. The search is
+ISMCTS (:mod:`omen_search.search`); on top of its root statistics the advisor adds
 
 * a 95% Wilson interval on each move's win probability (over the move's iterations);
 * ``best_share``: in how many of a fresh set of determinisations the move was the best one, by
@@ -20,28 +20,33 @@ True
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from omen_search.cards import CardSet
-from omen_search.errors import UsageError
+from omen_search.errors import FormatError, OmenError, UsageError
 from omen_search.moves import Move
 from omen_search.positions import observe, state_from_observation
 from omen_search.records import RECORD_FORMAT, replay
+from omen_search.reference.state import GameState
 from omen_search.rng import MASK64, Rng
-from omen_search.search import Limit, MoveStats, root_result, run_searches, worker_seeds
+from omen_search.search import Limit, MoveStats, root_result, worker_seeds
 from omen_search.stats import wilson
 
-ALGORITHMS = ("ismcts", "ismcts-mo")
+Algorithm = Literal["ismcts", "ismcts-mo"]
+ALGORITHMS: tuple[Algorithm, ...] = ("ismcts", "ismcts-mo")
 HIDDEN_EMISSARY = "emissary (face down)"
 PV_DEPTH = 8
 ROBUSTNESS_WORLDS = 24  # determinisations behind best_share
 ROBUSTNESS_MOVES = 6  # the most visited moves that best_share is measured for (the rest get 0)
 ROBUSTNESS_BUDGET = 0.2  # its random games, as a share of the search's iterations ...
 SEARCH_SHARE = 1 / (1 + ROBUSTNESS_BUDGET)  # ... so the search gets this share of a time budget
+SLICE = 0.25  # seconds: the search runs in slices this long at most, so a stop is never lost for long
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,14 @@ class PvStep:
 
 @dataclass(frozen=True)
 class MoveAdvice:
-    """One candidate move, every value from the asking player's point of view."""
+    """One candidate move, every value from the asking player's point of view.
+
+    ``win_prob`` is the share of the move's search iterations that the player won, with its 95%
+    Wilson interval ``win_prob_low`` … ``win_prob_high``; ``vp_margin`` the mean of (the player's VP
+    − the opponent's) at the end of those games and ``vp_stdev`` its standard deviation;
+    ``best_share`` the share of fresh determinisations in which the move was the best (robustness
+    to the hidden cards); ``pv`` the move and the most visited line after it. A forced move is not
+    searched: its values are NaN and its ``best_share`` is 1."""
 
     move: Move
     visits: int
@@ -73,13 +85,15 @@ class CityOutlook:
 
     city: int
     tiles: int  # reward tiles still in the city
-    win_next: float  # probability that the player takes the city's next reward tile
+    win_next: float  # probability that the player wins the city's next war (and takes its next tile)
     expected_tiles: float  # reward tiles the player can expect to take from the city by the end
 
 
 @dataclass(frozen=True)
 class Advice:
-    """The advisor's answer: moves ranked best first, and how much work stands behind it."""
+    """The advisor's answer: moves ranked best first (most visited), and how much work stands
+    behind it: search ``iterations`` and ``determinizations`` (one per iteration, plus those behind
+    ``best_share``), ``elapsed`` seconds, and ``tree_full`` when a search tree reached its node cap."""
 
     pov: int
     iterations: int
@@ -94,16 +108,17 @@ class Advice:
         return self.moves[0]
 
     def to_dict(self, top: int | None = None) -> dict[str, Any]:
-        """The JSON form (``omen-search advise --json``), the ``top`` best moves only if given."""
+        """The JSON form (``omen-search advise --json``, the engine's replies), the ``top`` best moves
+        only if given. NaN (not measured) is written as null."""
         moves = self.moves[:top] if top else self.moves
         return {
             "pov": self.pov, "iterations": self.iterations, "determinizations": self.determinizations,
-            "elapsed": round(self.elapsed, 4), "tree_full": self.tree_full,
             "moves": [{"move": str(m.move), "visits": m.visits, "win_prob": _num(m.win_prob),
                        "win_prob_low": _num(m.win_prob_low), "win_prob_high": _num(m.win_prob_high),
-                       "vp_margin": _num(m.vp_margin), "vp_stdev": _num(m.vp_stdev), "best_share": m.best_share,
-                       "pv": [asdict(step) for step in m.pv]} for m in moves],
-            "war_outlook": [asdict(c) for c in self.war_outlook],
+                       "vp_margin": _num(m.vp_margin), "best_share": _num(m.best_share),
+                       "pv": [{"seat": step.seat, "move": step.move} for step in m.pv]} for m in moves],
+            "war_outlook": [{"city": c.city, "tiles": c.tiles, "win_next": _num(c.win_next),
+                             "expected_tiles": _num(c.expected_tiles)} for c in self.war_outlook],
         }
 
 
@@ -113,11 +128,19 @@ def _num(x: float) -> float | None:
 
 
 class Advisor:
-    """Ranks the moves of the player to move. ``algorithm`` is ``ismcts`` (SO) or ``ismcts-mo``;
-    ``workers`` > 1 searches in that many processes (root parallelism); a seed makes advice
-    reproducible (with one worker and an iteration budget)."""
+    """Ranks the moves of the player to move, from that player's observation.
 
-    def __init__(self, limit: Limit = Limit(iterations=10_000), algorithm: str = "ismcts", seed: int = 0,
+    ``algorithm`` is ``ismcts`` (SO-ISMCTS) or ``ismcts-mo`` (MO-ISMCTS; Cowling, Powley &
+    Whitehouse 2012); ``workers`` > 1 runs that many independent searches side by side in threads
+    and adds up their root statistics (root parallelism); ``c`` is the UCB exploration constant.
+    With an iteration budget a seed makes the advice reproducible, whatever the number of workers
+    (each worker runs its own share of the iterations from its own seed); a time budget is not.
+    ``cards`` is the card set of observations and records (None: the built-in set).
+
+    Raises :class:`UsageError` for a bad option.
+    """
+
+    def __init__(self, limit: Limit = Limit(iterations=10_000), algorithm: Algorithm = "ismcts", seed: int = 0,
                  workers: int = 1, c: float = 0.7, cards: CardSet | None = None):
         if not isinstance(limit, Limit):
             raise UsageError(f"limit: must be a Limit, got {limit!r}")
@@ -127,21 +150,29 @@ class Advisor:
             raise UsageError(f"seed: must be an integer from 0 to 2**64-1, got {seed!r}")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise UsageError(f"workers: must be a positive integer, got {workers!r}")
-        self.limit, self.algorithm, self.seed, self.workers, self.c = limit, algorithm, seed, workers, c
-        self.cards = cards  # the card set of observations and records (None: the built-in set)
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not (math.isfinite(c) and c >= 0):
+            raise UsageError(f"c: must be a non-negative number, got {c!r}")
+        self.limit, self.algorithm, self.seed, self.workers, self.c = limit, algorithm, seed, workers, float(c)
+        self.cards = cards
         self._searches: list[Any] = []
         self._stopped = False
 
     def advise(self, source: Any, ply: int | None = None,
                on_progress: Callable[[Advice], bool | None] | None = None,
                report_every: float | None = None) -> Advice:
-        """Advice for the player to move in ``source``: an observation (a dict or JSON text), a game
-        record (a dict, with ``ply``: the position after that many moves) or a live state.
+        """Advice for the player to move in ``source``: an observation (a dict or JSON text) of the
+        seat that decides, a game record (a dict or JSON text, told apart by its ``format``; with
+        ``ply``, the position after that many moves, else after all of them) or a live state
+        (either engine). A source with a ``ply`` is read as a record.
 
-        With ``on_progress`` and ``report_every`` (seconds), the search runs in slices and
-        ``on_progress`` receives the advice so far after each; returning True stops the search.
-        Raises :class:`FormatError`/:class:`RecordError` for bad input, :class:`UsageError` for a
-        finished game."""
+        With ``on_progress`` and ``report_every`` (seconds), ``on_progress`` receives the advice
+        so far about every ``report_every`` seconds (without ``best_share`` and ``pv``, which are
+        measured at the end: NaN and empty); returning True stops the search.
+
+        Raises :class:`FormatError` naming the JSON path of a bad field (an observation of the seat
+        that does not decide is ``observation.player``), :class:`RecordError` for a record that
+        does not replay to ``ply``, :class:`UsageError` for a finished game.
+        """
         from omen_search._core import Search
 
         core, pov = self._position(source, ply)
@@ -152,48 +183,93 @@ class Advisor:
             searches = [Search(core, self.c, self.algorithm == "ismcts-mo", s)
                         for s in worker_seeds(self.seed, self.workers)]
         self._searches = searches
-        while searches and not self._stopped:
-            done = sum(s.iterations for s in searches)
-            iterations = 0 if self.limit.iterations is None else self.limit.iterations - done
-            seconds = 0.0 if self.limit.seconds is None else (
-                SEARCH_SHARE * self.limit.seconds - (time.perf_counter() - started))
-            if on_progress and report_every:
-                seconds = report_every if not seconds else min(seconds, report_every)
-            if iterations < 0 or (self.limit.seconds is not None and seconds <= 0):
-                break
-            run_searches(searches, iterations, max(seconds, 0.0))
-            done_now = sum(s.iterations for s in searches)
-            if done_now == done or (self.limit.iterations is not None and done_now >= self.limit.iterations):
-                break
-            if on_progress and on_progress(self._advice(core, pov, searches, started, rng, robust=False)):
-                break
-        self._searches = []
-        self._stopped = False
-        return self._advice(core, pov, searches, started, rng, robust=True)
+        try:
+            if searches:
+                self._search(searches, started, core, pov, rng, on_progress if report_every else None,
+                             report_every or 0.0)
+            return self._advice(core, pov, searches, started, rng, final=True)
+        finally:
+            self._searches = []
+            self._stopped = False
 
     def stop(self) -> None:
-        """Stop a running :meth:`advise` (from another thread): it returns the advice so far."""
+        """Stop a running :meth:`advise` (from another thread): it returns the advice so far within
+        about :data:`SLICE` seconds. A stop that comes before :meth:`advise` starts makes it return
+        at once (after one iteration)."""
         self._stopped = True
         for search in list(self._searches):
             search.stop()
 
     # -- inside
 
+    def _search(self, searches: list[Any], started: float, core: Any, pov: int, rng: Rng,
+                on_progress: Callable[[Advice], bool | None] | None, report_every: float) -> None:
+        """Run the searches to the budget in slices of at most SLICE seconds (so that a stop is never
+        lost for long, and progress can be reported). Each worker has its own share of an iteration
+        budget, so the result does not depend on how the time was sliced."""
+        total = self.limit.iterations
+        targets = ([total // len(searches) + (i < total % len(searches)) for i in range(len(searches))]
+                   if total is not None else None)
+        deadline = None if self.limit.seconds is None else started + SEARCH_SHARE * self.limit.seconds
+        next_report = started + report_every
+        pool = ThreadPoolExecutor(max_workers=len(searches)) if len(searches) > 1 else None
+        try:
+            while not self._stopped:
+                now = time.perf_counter()
+                budget = SLICE if deadline is None else min(SLICE, deadline - now)
+                if on_progress is not None:
+                    budget = min(budget, max(next_report - now, 0.001))
+                if budget <= 0:
+                    break
+                jobs = [(s, 0 if targets is None else targets[i] - s.iterations) for i, s in enumerate(searches)]
+                jobs = [(s, n) for s, n in jobs if targets is None or n > 0]
+                if not jobs:
+                    break
+                if pool is None or len(jobs) == 1:
+                    for s, n in jobs:
+                        s.run(n, budget)
+                else:
+                    list(pool.map(lambda job: job[0].run(job[1], budget), jobs))
+                if on_progress is not None and time.perf_counter() >= next_report:
+                    next_report += report_every * max(1, math.ceil((time.perf_counter() - next_report) / report_every))
+                    if on_progress(self._advice(core, pov, searches, started, rng, final=False)):
+                        break
+        finally:
+            if pool is not None:
+                pool.shutdown()
+        if not any(s.iterations for s in searches):  # stopped at once: one iteration, so every value is defined
+            searches[0].run(1, 0.0)
+
     def _position(self, source: Any, ply: int | None) -> tuple[Any, int]:
         """The core state to search (consistent with the player's observation) and the player."""
         from omen_search._core import CoreState
 
-        if isinstance(source, str) or (isinstance(source, dict) and source.get("format") != RECORD_FORMAT):
-            if ply is not None:
-                raise UsageError("ply: only a game record takes a ply")
+        if isinstance(source, (str, bytes)):
+            try:
+                source = json.loads(source)
+            except (ValueError, RecursionError) as exc:
+                raise FormatError(f"observation: not valid JSON: {exc}") from None
+            if not isinstance(source, dict):
+                raise FormatError(f"observation: must be a JSON object, got {type(source).__name__}")
+        if isinstance(source, dict) and source.get("format") != RECORD_FORMAT and ply is None:
             observed, pov = state_from_observation(source, self.cards)
+            _reach_decision(observed, "observation")
             if observed.is_terminal():
                 raise UsageError("advise: the game in the observation is over")
+            mover = observed.current_player
+            if mover != pov:
+                assert observed.pending is not None
+                raise FormatError(
+                    f"observation.player: this is seat {pov}'s observation, but the decision ({observed.pending.kind}) "
+                    f"is seat {mover}'s; advice is for the seat that decides: give seat {mover}'s observation")
             return CoreState.from_state(observed), pov
         if isinstance(source, dict):
             state = replay(source, self.cards, upto=ply)
         elif ply is not None:
             raise UsageError("ply: only a game record takes a ply")
+        elif not hasattr(source, "legal_move_ids") and not hasattr(source, "legal_moves"):
+            raise UsageError(f"advise: expected an observation, a game record or a game state, got "
+                             f"{type(source).__name__}")
         else:
             state = source
         if state.is_terminal():
@@ -204,31 +280,58 @@ class Advisor:
         return CoreState.from_state(seen), pov
 
     def _advice(self, core: Any, pov: int, searches: list[Any], started: float, rng: Rng,
-                robust: bool) -> Advice:
+                final: bool) -> Advice:
+        """The advice from the searches' statistics; ``final`` adds best_share and the lines."""
         from omen_search._core import best_shares
 
-        result = root_result(core, [s.result(PV_DEPTH) for s in searches])
+        result = root_result(core, [s.result(PV_DEPTH if final else 0) for s in searches])
         stats = list(result.moves)
         ids = {m: i for m, i in zip(core.legal_moves(), core.legal_move_ids())}
         shares: dict[Move, float] = {}
         worlds = 0
         searched = [s for s in stats if s.visits > 0][:ROBUSTNESS_MOVES]
-        if robust and len(searched) > 1:
+        if final and len(searched) > 1:
             worlds = ROBUSTNESS_WORLDS
             iterations = result.iterations
             rollouts = max(4, min(256, int(ROBUSTNESS_BUDGET * iterations) // (worlds * len(searched))))
             values = best_shares(core, [ids[s.move] for s in searched], worlds, rollouts, rng.next64())
             shares = {s.move: v for s, v in zip(searched, values)}
-        elif len(stats) == 1:
+        elif len(stats) == 1 or len(searched) == 1:  # a forced move, or the only move searched at all
             shares = {stats[0].move: 1.0}
         moves = []
         for s in stats:
             low, high = wilson(s.wins, s.visits) if s.visits else (math.nan, math.nan)
+            share = shares.get(s.move, 0.0) if final else math.nan
             moves.append(MoveAdvice(s.move, s.visits, s.win_prob, low, high, s.vp_margin, s.vp_stdev,
-                                    shares.get(s.move, 0.0), _line(core, pov, s, rng) if robust else ()))
+                                    share, _line(core, pov, s, rng) if final else ()))
         return Advice(pov=pov, iterations=result.iterations, determinizations=result.iterations + worlds,
                       elapsed=time.perf_counter() - started, moves=tuple(moves),
                       war_outlook=_outlook(core, stats[0]), tree_full=result.tree_full)
+
+
+def _fingerprint(state: Any) -> tuple:
+    """What the rules may not touch while running on from a hand-written observation: the hands, and
+    how much the deck, the structures, the cities' tile stacks and the unused tiles hold."""
+    return (len(state.deck), [list(h) for h in state.hands], [sum(u) for u in state.under],
+            [len(t) for t in state.city_tiles], [len(u) for u in state.unused], list(state.emissaries))
+
+
+def _reach_decision(state: GameState, root: str) -> None:
+    """A hand-written observation may leave out the pending decision (as a position may): run the
+    rules on to it, provided that only public things happen on the way (nothing is drawn,
+    revealed or dealt from a hidden place, which the observation could not say)."""
+    if state.pending is not None or state.is_terminal():
+        return
+    before, phase = _fingerprint(state), state.phase
+    try:
+        state._run()
+    except OmenError:
+        raise
+    except Exception as exc:  # an inconsistent stack that loading did not catch
+        raise FormatError(f"{root}: inconsistent game state ({type(exc).__name__}: {exc})") from None
+    if _fingerprint(state) != before:
+        raise FormatError(f"{root}.pending: missing, and the game cannot go on from phase {phase!r} to the "
+                          "next decision without hidden cards: give the pending decision")
 
 
 def _line(core: Any, pov: int, stats: MoveStats, rng: Rng, tries: int = 16) -> tuple[PvStep, ...]:

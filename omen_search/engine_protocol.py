@@ -2,13 +2,21 @@
 KataGo's analysis engine.
 
 Each line on stdin is a query or an action; each line on stdout a reply carrying the query's
-``id``. A query may get partial reports (``"isDuringSearch": true``) and always ends with exactly
-one reply with ``"isDuringSearch": false``; bad input gets ``{"id", "error", "field"}`` and the
-engine goes on serving. Queries run one at a time, in order; a reader thread keeps reading, so a
-``terminate`` action stops a running search at once (it then answers with what it has, marked
-``"terminated": true``) or drops a queued query (answered the same way, without moves). Closing
-stdin finishes the queued queries, then the engine exits. The protocol is in
-``docs/engine-protocol.md``.
+``id``. A query may get partial reports (``"isDuringSearch": true``) and is always answered by
+exactly one final line: a reply with ``"isDuringSearch": false``, or, for bad input, an error
+``{"id", "error", "field"}``; the engine goes on serving either way. Queries run one at a time, in
+order; a reader thread keeps reading meanwhile, so a ``terminate`` action stops a running search
+at once (it then answers with what it has, marked ``"terminated": true``) or answers a queued one
+at once in the same way, without moves. Closing stdin finishes the queued queries, then the engine
+exits with status 0. The protocol, with an example session, is ``docs/engine-protocol.md``.
+
+>>> import io
+>>> out = io.StringIO()
+>>> EngineServer(io.StringIO('{"id": 1, "action": "query_version"}\\n[]\\n'), out).serve()
+0
+>>> print(out.getvalue(), end="")  # doctest: +ELLIPSIS
+{"id": 1, "action": "query_version", "version": "...", "protocol": 1}
+{"id": null, "error": "not a JSON object: []", "field": ""}
 """
 
 from __future__ import annotations
@@ -16,13 +24,16 @@ from __future__ import annotations
 import json
 import math
 import queue
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from omen_search import __version__
-from omen_search.advisor import Advice, Advisor
-from omen_search.errors import OmenError
+from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
+from omen_search.cards import CardSet
+from omen_search.errors import OmenError, RecordError
+from omen_search.records import RECORD_FORMAT
 from omen_search.rng import MASK64
 from omen_search.search import Limit
 
@@ -30,7 +41,9 @@ PROTOCOL_VERSION = 1
 DEFAULT_ITERATIONS = 10_000
 MAX_ITERATIONS = 1_000_000_000
 MAX_SECONDS = 3600.0
-MAX_WORKERS = 256
+MIN_REPORT_EVERY = 0.05  # seconds: partial reports no more often than this
+MAX_WORKERS = 64
+MAX_TOP = 10_000
 QUERY_FIELDS = {"id", "observation", "record", "ply", "maxIterations", "maxSeconds", "seed",
                 "reportDuringSearchEvery", "top", "workers", "algorithm"}
 
@@ -45,9 +58,10 @@ class QueryError(OmenError):
 
 @dataclass(eq=False)
 class Query:
-    """A checked query."""
+    """A checked query, and how far it has been answered."""
 
     id: Any
+    kind: str  # "observation" or "record"
     source: Any
     ply: int | None
     limit: Limit
@@ -55,9 +69,19 @@ class Query:
     report_every: float | None
     top: int | None
     workers: int
-    algorithm: str
+    algorithm: Algorithm
     warnings: list[dict[str, str]] = field(default_factory=list)
     terminated: bool = False
+    replied: bool = False  # its one final line is out
+
+
+def _show(value: Any) -> str:
+    """A value as JSON text, cut short, for an error message."""
+    try:
+        text = json.dumps(value)
+    except (ValueError, TypeError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _int(doc: dict, name: str, low: int, high: int) -> int | None:
@@ -65,78 +89,126 @@ def _int(doc: dict, name: str, low: int, high: int) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise QueryError(name, f"{name} must be an integer from {low} to {high}, got {json.dumps(value)[:40]}")
+        raise QueryError(name, f"{name} must be an integer from {low} to {high}, got {_show(value)}")
     return value
 
 
-def _number(doc: dict, name: str, low: float, high: float) -> float | None:
+def _number(doc: dict, name: str, low: float, high: float, low_included: bool = False) -> float | None:
     value = doc.get(name)
     if value is None:
         return None
     if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
-            or not low < value <= high):
-        raise QueryError(name, f"{name} must be a number above {low:g} and at most {high:g}, got "
-                               f"{json.dumps(value)[:40]}")
+            or not (low <= value if low_included else low < value) or not value <= high):
+        bound = "at least" if low_included else "above"
+        raise QueryError(name, f"{name} must be a number {bound} {low:g} and at most {high:g}, got {_show(value)}")
     return float(value)
 
 
 def parse_query(doc: dict[str, Any]) -> Query:
-    """Check a query's fields (not yet the observation or record: the advisor does that)."""
+    """Check a query's fields (not yet the observation or record: the advisor does that).
+
+    Raises :class:`QueryError` naming the first bad field."""
     has_obs, has_record = "observation" in doc, "record" in doc
     if has_obs == has_record:
         raise QueryError("observation", "a query needs exactly one of observation and record")
     if has_record and not isinstance(doc["record"], dict):
         raise QueryError("record", "record must be a JSON object (a game record)")
+    if has_record and doc["record"].get("format") != RECORD_FORMAT:
+        raise QueryError("record.format", f"record.format: expected {RECORD_FORMAT!r}, got "
+                                          f"{_show(doc['record'].get('format'))}")
     if has_obs and not isinstance(doc["observation"], dict):
         raise QueryError("observation", "observation must be a JSON object")
     if "ply" in doc and not has_record:
         raise QueryError("ply", "ply goes with a record")
-    ply = _int(doc, "ply", 0, 1_000_000)
+    ply = _int(doc, "ply", 0, 10_000_000)
     iterations = _int(doc, "maxIterations", 1, MAX_ITERATIONS)
     seconds = _number(doc, "maxSeconds", 0.0, MAX_SECONDS)
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     algorithm = doc.get("algorithm", "ismcts")
-    if algorithm not in ("ismcts", "ismcts-mo"):
-        raise QueryError("algorithm", f"algorithm must be 'ismcts' or 'ismcts-mo', got {json.dumps(algorithm)[:40]}")
+    if algorithm not in ALGORITHMS:
+        raise QueryError("algorithm", f"algorithm must be 'ismcts' or 'ismcts-mo', got {_show(algorithm)}")
+    seed = _int(doc, "seed", 0, MASK64)
+    report_every = _number(doc, "reportDuringSearchEvery", MIN_REPORT_EVERY, MAX_SECONDS, low_included=True)
+    top = _int(doc, "top", 1, MAX_TOP)
+    workers = _int(doc, "workers", 1, MAX_WORKERS)
     warnings = [{"field": k, "warning": "unknown field, ignored"} for k in doc if k not in QUERY_FIELDS]
     return Query(
-        id=doc["id"], source=doc["record"] if has_record else doc["observation"], ply=ply,
-        limit=Limit(iterations=iterations, seconds=seconds), seed=_int(doc, "seed", 0, MASK64) or 0,
-        report_every=_number(doc, "reportDuringSearchEvery", 0.0, MAX_SECONDS), top=_int(doc, "top", 1, 10_000),
-        workers=_int(doc, "workers", 1, MAX_WORKERS) or 1, algorithm=algorithm, warnings=warnings)
+        id=doc["id"], kind="record" if has_record else "observation",
+        source=doc["record"] if has_record else doc["observation"], ply=ply,
+        limit=Limit(iterations=iterations, seconds=seconds), seed=0 if seed is None else seed,
+        report_every=report_every, top=top, workers=workers or 1, algorithm=algorithm, warnings=warnings)
+
+
+_PLY_MOVE = re.compile(r"ply (\d+): move ")
 
 
 def _error_field(exc: OmenError, query: Query) -> str:
-    """The JSON path an advisor error names (``observation.players[1].hand[2]: ...``)."""
-    head = str(exc).split(":", 1)[0]
-    if head.startswith(("observation", "record")) and " " not in head:
+    """The field an advisor error is about: the JSON path it names
+    (``observation.players[1].hand[2]: ...``), the record's move that does not replay, ``ply``, or
+    else the whole observation or record."""
+    message = str(exc)
+    head = message.split(":", 1)[0]
+    if head.startswith(query.kind) and " " not in head:
         return head
-    return "record" if isinstance(query.source, dict) and query.ply is not None else "observation"
+    if isinstance(exc, RecordError) and (m := _PLY_MOVE.match(message)):
+        return f"record.moves[{m.group(1)}]"
+    if query.ply is not None and (isinstance(exc, RecordError) or "game is over" in message):
+        return "ply"
+    return query.kind
+
+
+def _valid_id(value: Any) -> bool:
+    """Ids are strings or integers (JSON numbers without a fraction)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 class EngineServer:
-    """Serves queries from ``stdin`` on ``stdout`` until stdin closes."""
+    """Serves queries from ``stdin`` on ``stdout`` until stdin closes (:meth:`serve`). ``cards``
+    is the card set of the observations and records (None: the built-in set)."""
 
-    def __init__(self, stdin: IO[str], stdout: IO[str]):
-        self.stdin, self.stdout = stdin, stdout
+    def __init__(self, stdin: IO[str], stdout: IO[str], cards: CardSet | None = None):
+        self.stdin, self.stdout, self.cards = stdin, stdout, cards
         self.queue: queue.Queue[Query | None] = queue.Queue()
-        self.lock = threading.Lock()  # one reply line at a time, and the running query
+        self.lock = threading.Lock()  # one line at a time; guards running, pending, replied
         self.running: tuple[Query, Advisor] | None = None
-        self.pending: dict[Any, list[Query]] = {}
+        self.pending: dict[str, list[Query]] = {}  # queries not answered yet, by id
 
     def send(self, reply: dict[str, Any]) -> None:
-        line = json.dumps(reply)
+        """Write one reply line."""
         with self.lock:
-            self.stdout.write(line + "\n")
-            self.stdout.flush()
+            self._write(reply)
+
+    def _write(self, reply: dict[str, Any]) -> None:  # with the lock held
+        self.stdout.write(json.dumps(reply) + "\n")
+        self.stdout.flush()
+
+    def _finish(self, query: Query, reply: dict[str, Any]) -> None:
+        """Write the query's one final line, unless it is already out."""
+        with self.lock:
+            if query.replied:
+                return
+            query.replied = True
+            waiting = self.pending.get(_key(query.id), [])
+            if query in waiting:
+                waiting.remove(query)
+            if not waiting:
+                self.pending.pop(_key(query.id), None)
+            self._write(reply)
 
     def serve(self) -> int:
         """Run until stdin closes and every queued query is answered; returns the exit status."""
-        reader = threading.Thread(target=self._read, daemon=True)
+        reconfigure = getattr(self.stdin, "reconfigure", None)
+        if reconfigure is not None:  # bytes that are not UTF-8 make a bad line, not a dead reader
+            try:
+                reconfigure(errors="replace")
+            except (ValueError, OSError):
+                pass
+        reader = threading.Thread(target=self._read, name="engine-reader", daemon=True)
         reader.start()
         while (query := self.queue.get()) is not None:
-            self._answer(query)
+            if not query.replied:
+                self._answer(query)
         return 0
 
     # -- the reader thread
@@ -145,20 +217,25 @@ class EngineServer:
         try:
             for line in self.stdin:
                 if line.strip():
-                    self._take(line)
+                    try:
+                        self._take(line)
+                    except Exception as exc:  # a bug must not stop the reading: report it, read on
+                        self.send({"id": None, "error": f"internal error: {type(exc).__name__}: {exc}", "field": ""})
+        except (OSError, ValueError):  # stdin broken or closed under us: as if it had ended
+            pass
         finally:
             self.queue.put(None)
 
     def _take(self, line: str) -> None:
         try:
             doc = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            self.send({"id": None, "error": "not a JSON object", "field": ""})
+        except (ValueError, RecursionError) as exc:  # bad JSON, too deep, or a number too long to convert
+            self.send({"id": None, "error": f"not valid JSON: {str(exc)[:120]}", "field": ""})
             return
         if not isinstance(doc, dict):
-            self.send({"id": None, "error": "not a JSON object", "field": ""})
+            self.send({"id": None, "error": f"not a JSON object: {_show(doc)}", "field": ""})
             return
-        if "id" not in doc or isinstance(doc["id"], (dict, list, float)) or doc["id"] is None:
+        if not _valid_id(doc.get("id")):
             self.send({"id": None, "error": "every query and action needs an id (a string or an integer)",
                        "field": "id"})
             return
@@ -180,56 +257,58 @@ class EngineServer:
             self.send({"id": doc["id"], "action": "query_version", "version": __version__,
                        "protocol": PROTOCOL_VERSION})
         elif action == "terminate":
-            if "terminateId" not in doc:
-                self.send({"id": doc["id"], "error": "terminate needs terminateId", "field": "terminateId"})
+            if not _valid_id(doc.get("terminateId")):
+                self.send({"id": doc["id"], "error": "terminate needs terminateId, the id of a query",
+                           "field": "terminateId"})
                 return
             target = _key(doc["terminateId"])
             with self.lock:
+                running = self.running
+                queued = []
                 for query in self.pending.get(target, []):
                     query.terminated = True
-                running = self.running
+                    if running is None or query is not running[0]:
+                        queued.append(query)
             if running is not None and _key(running[0].id) == target:
                 running[1].stop()
+            for query in queued:  # not started: answered now, without moves
+                self._finish(query, self._reply(query, None, during=False))
             self.send({"id": doc["id"], "action": "terminate", "terminateId": doc["terminateId"]})
         else:
-            self.send({"id": doc["id"], "error": f"unknown action {json.dumps(action)[:40]} "
-                                                 "(expected query_version or terminate)", "field": "action"})
+            self.send({"id": doc["id"], "error": f"unknown action {_show(action)} (expected query_version or "
+                                                 "terminate)", "field": "action"})
 
     # -- the main thread
 
     def _answer(self, query: Query) -> None:
-        advisor = Advisor(query.limit, query.algorithm, query.seed, query.workers)
+        advisor = Advisor(query.limit, query.algorithm, query.seed, query.workers, cards=self.cards)
         with self.lock:
+            if query.replied:  # terminated while it waited
+                return
             self.running = (query, advisor)
-            terminated = query.terminated
+            if query.terminated:
+                advisor.stop()
+
+        def report(advice: Advice) -> bool:
+            if not query.terminated:
+                with self.lock:
+                    if not query.replied:
+                        self._write(self._reply(query, advice, during=True))
+            return query.terminated
+
         try:
-            if terminated:
-                self.send(self._reply(query, None, during=False))
-                return
-
-            def report(advice: Advice) -> bool:
-                if not query.terminated:
-                    self.send(self._reply(query, advice, during=True))
-                return query.terminated
-
-            try:
-                advice = advisor.advise(query.source, query.ply, on_progress=report if query.report_every else None,
-                                        report_every=query.report_every)
-            except OmenError as exc:
-                self.send({"id": query.id, "error": str(exc), "field": _error_field(exc, query)})
-                return
-            except Exception as exc:  # a bug must not take the engine down: report it, keep serving
-                self.send({"id": query.id, "error": f"internal error: {type(exc).__name__}: {exc}", "field": ""})
-                return
-            self.send(self._reply(query, advice, during=False))
+            advice = advisor.advise(query.source, query.ply, on_progress=report if query.report_every else None,
+                                    report_every=query.report_every)
+        except OmenError as exc:
+            self._finish(query, {"id": query.id, "error": str(exc), "field": _error_field(exc, query)})
+        except Exception as exc:  # a bug must not take the engine down: report it, keep serving
+            self._finish(query, {"id": query.id, "error": f"internal error: {type(exc).__name__}: {exc}",
+                                 "field": ""})
+        else:
+            self._finish(query, self._reply(query, advice, during=False))
         finally:
             with self.lock:
                 self.running = None
-                waiting = self.pending.get(_key(query.id), [])
-                if query in waiting:
-                    waiting.remove(query)
-                if not waiting:
-                    self.pending.pop(_key(query.id), None)
 
     @staticmethod
     def _reply(query: Query, advice: Advice | None, during: bool) -> dict[str, Any]:

@@ -8,8 +8,8 @@ seats is 50%. Rates carry Wilson 95% intervals (:func:`omen_search.stats.wilson`
 * By seat and by god: how often seat 0 (the first player) or the seat with a god won.
 * By card: among the seats that played (or drew) a unit, the share that won. This is a
   correlation, not an effect: a card that is played when its player is already ahead looks strong.
-  "Drawn" means the unit came into the hand during the game (draws, steals, takes from
-  structures); the match runner does not record the opening hand.
+  "Drawn" means the unit was in the opening hand or came into the hand during the game (draws,
+  steals, takes from structures).
 * Ablation (causal): the same match seeds are played again with every copy of one unit taken out
   of the deck. Game ``i`` with and without the card share the game seed, the gods' seats and the
   bots' seeds, and the deck is shuffled whole before the card is taken out, so the other cards come
@@ -276,7 +276,7 @@ def format_text(report: dict[str, Any]) -> str:
             n, share, rate, interval, delta, rest, gap = _card_cells(c[key])
             out.append(f"  {c['name'][:22]:22} {c['devotion']:8} {n:>6} {share:>5} {rate:>6}"
                        f"{'!' if c[key]['flag'] else ' '} {interval:13} {delta:>6} {rest:>10} {gap:>6}")
-    out += [f"  Drawn: came into the hand during the game (the opening hand is not recorded). gap = win rate "
+    out += [f"  Drawn: in the opening hand or came into the hand during the game. gap = win rate "
             f"minus that of the other seats. {_chance_note(report)}.",
             "  These are correlations (a card played while ahead looks strong); --ablate measures an effect."]
     for ab in report["ablations"]:

@@ -24,6 +24,7 @@ from omen_search.search import Limit, as_core, ismcts
 from omen_search.state import State
 
 BOT_KINDS = ("random", "human", "greedy", "pimc", "ismcts", "ismcts-mo")
+CORRUPTED_HEIR = "corrupted-heir"  # the solo automaton's name among the players; it moves inside the rules
 _OPTIONS = {
     "random": {},
     "human": {},

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from omen_search.bots import BOT_KINDS, bot_seed, make_bot, split_players
+from omen_search.bots import BOT_KINDS, CORRUPTED_HEIR, bot_seed, make_bot, split_players
 from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
@@ -26,7 +26,6 @@ from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.search import Limit
 
 GAMES = ("heir", "heir-solo")
-HEIR = "corrupted-heir"  # the automaton's name in the players list of a solo game
 ADVISE_ITERATIONS = 10_000
 DEMO_ITERATIONS = 3_000
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -84,15 +83,19 @@ def _add_game(p: argparse.ArgumentParser) -> None:
                    help=f"end the game after this many turns (default {DEFAULT_MAX_TURNS}; ruling D-end-2)")
 
 
+def _level(args: argparse.Namespace) -> str | None:
+    """The Corrupted Heir's level for --game heir-solo (default normal); None for two players."""
+    if args.level is not None and args.game != "heir-solo":
+        raise UsageError("--level: goes with --game heir-solo")
+    return (args.level or "normal") if args.game == "heir-solo" else None
+
+
 def _config(args: argparse.Namespace) -> Config:
     gods = tuple(g.strip().lower() for g in args.gods.split(","))
     if len(gods) != 2 or sorted(gods) != sorted(GODS):
         raise UsageError(f"--gods: must name anubis and horus once each, got {args.gods!r}")
-    if args.level is not None and args.game != "heir-solo":
-        raise UsageError("--level: goes with --game heir-solo")
-    level = (args.level or "normal") if args.game == "heir-solo" else None
     return Config(first_player=args.first_player, gods=gods, emissary=args.emissary, max_turns=args.max_turns,
-                  level=level)
+                  level=_level(args))
 
 
 def _cards_banner(cards: CardSet) -> str:
@@ -110,10 +113,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if config.solo:
         if len(specs) != 1:
             raise UsageError(f"--players: the solo game has one player (the Corrupted Heir is seat 1), got {args.players!r}")
-        specs.append(HEIR)
+        specs.append(CORRUPTED_HEIR)
     elif len(specs) != 2:
         raise UsageError(f"--players: needs two players separated by a comma, got {args.players!r}")
-    bots = [make_bot(spec, bot_seed(args.seed, seat)) for seat, spec in enumerate(specs) if spec != HEIR]
+    bots = [make_bot(spec, bot_seed(args.seed, seat)) for seat, spec in enumerate(specs) if spec != CORRUPTED_HEIR]
     state = new_game(args.engine, seed=args.seed, cards=cards, config=config)
     text = not args.json
     if text:
@@ -247,7 +250,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     from omen_search.stats import Sprt
 
     setup = MatchSetup(a=args.bot_a, b=args.bot_b, seed=args.seed, cards=args.cards, emissary=args.emissary,
-                       max_turns=args.max_turns, records=args.records)
+                       max_turns=args.max_turns, records=args.records, level=_level(args))
     options = MatchOptions(games=args.games, workers=args.workers, backend=args.backend, address=args.address,
                            out=args.out, resume=args.resume, sprt=Sprt.parse(args.sprt) if args.sprt else None,
                            progress=not args.quiet, report_every=0 if args.quiet else args.report_every)
@@ -417,7 +420,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    "at once, and --resume finishes a killed run.")
     p.add_argument("bot_a", metavar="BOT_A", help="player spec, e.g. ismcts:iterations=2000 (kinds: "
                                                   f"{', '.join(k for k in BOT_KINDS if k != 'human')})")
-    p.add_argument("bot_b", metavar="BOT_B", help="the opponent's spec, e.g. greedy")
+    p.add_argument("bot_b", metavar="BOT_B", help=f"the opponent's spec, e.g. greedy ({CORRUPTED_HEIR} with "
+                                                  "--game heir-solo)")
+    p.add_argument("--game", choices=GAMES, default="heir",
+                   help="heir: two players, seats swapped in pairs (default); heir-solo: BOT_A in seat 0 against "
+                        f"the Corrupted Heir (BOT_B {CORRUPTED_HEIR}), each game its own deal")
+    p.add_argument("--level", choices=LEVELS, help="heir-solo: the Corrupted Heir's difficulty (default normal)")
     p.add_argument("--games", type=_positive, default=100, help="games to play, in seat-swapped pairs (default 100)")
     p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
     p.add_argument("--workers", type=_positive, default=1, help="processes (or Ray tasks at once) (default 1)")

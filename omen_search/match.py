@@ -10,6 +10,10 @@ line names the match. ``resume=True`` reads the file back, drops a line cut shor
 plays only the games that are missing, so a killed run ends with the totals an uninterrupted run
 would have had. Games run in batches (whole pairs) on a backend: in this process (one worker), a
 local process pool, or Ray tasks (``pip install "omen-search[ray]"``).
+
+A solo match (``level`` set) pits bot A against the Corrupted Heir automaton (bot B is
+:data:`~omen_search.bots.CORRUPTED_HEIR`): A always sits in seat 0, so there is nothing to swap and
+every game has a deal of its own; the totals are A's win rate against the automaton.
 """
 
 from __future__ import annotations
@@ -24,12 +28,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from omen_search.bots import make_bot, parse_spec
+from omen_search.bots import CORRUPTED_HEIR, make_bot, parse_spec
 from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import RecordError, UsageError
 from omen_search.records import make_record, write_record
-from omen_search.reference.state import DEFAULT_MAX_TURNS, Config
+from omen_search.reference.state import DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.rng import MASK64, splitmix64
 from omen_search.stats import Sprt, elo_interval, los, pentanomial_sample, trinomial_sample, wilson
 
@@ -50,12 +54,19 @@ class MatchSetup:
     max_turns: int = DEFAULT_MAX_TURNS
     track_cards: bool = False  # note the units each seat played and drew (for the balance report)
     records: str | None = None  # folder for one game record per game
+    level: str | None = None  # the Corrupted Heir's level: a solo match (b is the automaton)
+
+    @property
+    def solo(self) -> bool:
+        return self.level is not None
 
     def identity(self) -> dict[str, Any]:
-        """What a results file must agree on to be resumed."""
-        return {"a": self.a, "b": self.b, "seed": self.seed, "cards": card_set(self.cards, self.ablate).sha256,
-                "ablate": list(self.ablate), "emissary": self.emissary, "max_turns": self.max_turns,
-                "track_cards": self.track_cards}
+        """What a results file must agree on to be resumed (``level`` only for a solo match, so the
+        files of two-player matches keep their first line)."""
+        identity = {"a": self.a, "b": self.b, "seed": self.seed, "cards": card_set(self.cards, self.ablate).sha256,
+                    "ablate": list(self.ablate), "emissary": self.emissary, "max_turns": self.max_turns,
+                    "track_cards": self.track_cards}
+        return {**identity, "level": self.level} if self.solo else identity
 
 
 @lru_cache(maxsize=16)
@@ -82,20 +93,24 @@ def game_bot_seed(seed: int, index: int, seat: int) -> int:
 
 def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
     """Play game ``index`` of the match on the core; returns its result line."""
-    pair, a_seat = divmod(index, 2)
+    pair, a_seat = (index, 0) if setup.solo else divmod(index, 2)
     game_seed, gods = deal(setup.seed, pair)
     specs = [setup.a, setup.b] if a_seat == 0 else [setup.b, setup.a]
-    bots = [make_bot(spec, game_bot_seed(setup.seed, index, seat)) for seat, spec in enumerate(specs)]
+    bots = [make_bot(spec, game_bot_seed(setup.seed, index, seat)) if spec != CORRUPTED_HEIR else None
+            for seat, spec in enumerate(specs)]  # the automaton moves inside the rules
     cards = card_set(setup.cards, setup.ablate)
-    config = Config(gods=gods, emissary=setup.emissary, max_turns=setup.max_turns)
+    config = Config(gods=gods, emissary=setup.emissary, max_turns=setup.max_turns, level=setup.level)
     state = new_game("core", seed=game_seed, cards=cards, config=config)
     started = time.perf_counter()
     played: list[set[str]] = [set(), set()]
-    drawn: list[set[str]] = [set(), set()]
     hands = [list(h) for h in state.hands] if setup.track_cards else []
+    # the opening hand counts as drawn
+    drawn = [{cards.units[t].name for t, n in enumerate(hand) if n} for hand in hands] or [set(), set()]
     while not state.is_terminal():
         seat = state.current_player
-        move = bots[seat].choose(state)
+        bot = bots[seat]
+        assert bot is not None, "the Corrupted Heir never has a decision to make"
+        move = bot.choose(state)
         state.apply(move)
         if setup.track_cards:
             if move.verb == "play":
@@ -150,10 +165,11 @@ class MatchResult:
     mean_plies: float
     sprt: dict[str, Any] | None = None
     stopped_early: bool = False
+    level: str | None = None  # a solo match against the Corrupted Heir at this level
 
     @classmethod
     def from_lines(cls, a: str, b: str, lines: Iterable[dict[str, Any]], sprt: Sprt | None = None,
-                   stopped_early: bool = False) -> MatchResult:
+                   stopped_early: bool = False, level: str | None = None) -> MatchResult:
         """Totals of finished games (result lines, in any order)."""
         lines = sorted(lines, key=lambda g: g["index"])
         n = len(lines)
@@ -174,15 +190,14 @@ class MatchResult:
         seat0_low, seat0_high = wilson(seat0, n)
         verdict = None
         if sprt is not None:
-            penta_sample = pentanomial_sample(penta)
-            llr = sprt.llr(penta_sample)
+            llr = sprt.llr(sample)
             verdict = {**asdict(sprt), "llr": llr, "lower": sprt.lower, "upper": sprt.upper,
                        "verdict": sprt.verdict(llr)}
         return cls(a=a, b=b, games=n, a_wins=a_wins, b_wins=b_wins, ties=ties, score=score, elo=elo,
                    elo_low=low, elo_high=high, los=los(a_wins, b_wins), pentanomial=penta, seat0_wins=seat0,
                    seat0_win_rate=seat0 / n if n else 0.0, seat0_low=seat0_low, seat0_high=seat0_high,
                    mean_plies=sum(g["plies"] for g in lines) / n if n else 0.0, sprt=verdict,
-                   stopped_early=stopped_early)
+                   stopped_early=stopped_early, level=level)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (every number finite)."""
@@ -190,6 +205,13 @@ class MatchResult:
 
     def summary(self) -> str:
         """The result in a few lines, as the CLI prints it."""
+        if self.level is not None:
+            return "\n".join([
+                f"{self.a} vs the Corrupted Heir ({self.level}): {self.games} games",
+                f"  A wins {self.a_wins} ({100 * self.seat0_win_rate:.1f}%, 95% {100 * self.seat0_low:.1f} .. "
+                f"{100 * self.seat0_high:.1f}); the Heir wins {self.b_wins}; {self.mean_plies:.0f} plies a game",
+                f"  Elo against the automaton {self.elo:+.1f} (95% {self.elo_low:+.1f} .. {self.elo_high:+.1f})",
+            ] + self._sprt_lines())
         lines = [
             f"{self.a} vs {self.b}: {self.games} games",
             f"  A wins {self.a_wins}, B wins {self.b_wins}, ties {self.ties}; score {100 * self.score:.1f}%",
@@ -198,12 +220,15 @@ class MatchResult:
             f"  seat 0 wins {100 * self.seat0_win_rate:.1f}% (95% {100 * self.seat0_low:.1f} .. "
             f"{100 * self.seat0_high:.1f}); {self.mean_plies:.0f} plies a game",
         ]
-        if self.sprt:
-            s = self.sprt
-            lines.append(f"  SPRT elo0={s['elo0']:g} elo1={s['elo1']:g} alpha={s['alpha']:g} beta={s['beta']:g}: "
-                         f"LLR {s['llr']:.2f} ({s['lower']:.2f}, {s['upper']:.2f}) -> {s['verdict']}"
-                         + (" (stopped early)" if self.stopped_early else ""))
-        return "\n".join(lines)
+        return "\n".join(lines + self._sprt_lines())
+
+    def _sprt_lines(self) -> list[str]:
+        if not self.sprt:
+            return []
+        s = self.sprt
+        return [f"  SPRT elo0={s['elo0']:g} elo1={s['elo1']:g} alpha={s['alpha']:g} beta={s['beta']:g}: "
+                f"LLR {s['llr']:.2f} ({s['lower']:.2f}, {s['upper']:.2f}) -> {s['verdict']}"
+                + (" (stopped early)" if self.stopped_early else "")]
 
     def line(self) -> str:
         """One progress line."""
@@ -332,7 +357,8 @@ def _run_ray(address: str | None) -> Runner:
 
 
 def _batches(todo: list[int], workers: int) -> list[Batch]:
-    """Whole pairs together; a few batches per worker so they all stay busy to the end."""
+    """Whole pairs together; a few batches per worker so they all stay busy to the end (a solo
+    match's odd-indexed games go with the even ones too, harmlessly)."""
     pairs: dict[int, list[int]] = {}
     for i in todo:
         pairs.setdefault(i // 2, []).append(i)
@@ -361,7 +387,18 @@ class MatchOptions:
 
 
 def _check(setup: MatchSetup, options: MatchOptions) -> None:
+    if setup.solo:
+        if setup.level not in LEVELS:
+            raise UsageError(f"level: must be one of {', '.join(LEVELS)}, got {setup.level!r}")
+        if setup.b != CORRUPTED_HEIR:
+            raise UsageError(f"bot_b: a solo match is against {CORRUPTED_HEIR!r}, got {setup.b!r}")
+        if setup.emissary:
+            raise UsageError("emissary: the Emissary variant is for two players, not the solo game")
     for name, spec in (("bot_a", setup.a), ("bot_b", setup.b)):
+        if spec == CORRUPTED_HEIR:
+            if name == "bot_a" or not setup.solo:
+                raise UsageError(f"{name}: {CORRUPTED_HEIR!r} plays only as BOT_B of a solo match (--game heir-solo)")
+            continue
         kind, _ = parse_spec(spec)
         if kind == "human":
             raise UsageError(f"{name}: a match is between bots; 'human' cannot play one")
@@ -389,15 +426,16 @@ def run_match(setup: MatchSetup, options: MatchOptions) -> MatchResult:
     _check(setup, options)
     header = {"format": MATCH_FORMAT, "match": setup.identity()}
     done: dict[int, dict[str, Any]] = {}
-    exists = options.out is not None and Path(options.out).exists()
-    if exists:
-        done = {g["index"]: g for g in read_results(options.out, setup.identity()) if g["index"] < options.games}
-        if not Path(options.out).read_bytes():
+    out = options.out
+    exists = out is not None and Path(out).exists()
+    if out is not None and exists:
+        done = {g["index"]: g for g in read_results(out, setup.identity()) if g["index"] < options.games}
+        if not Path(out).read_bytes():
             exists = False
     finished = list(done.values())
 
     def result(stopped: bool = False) -> MatchResult:
-        return MatchResult.from_lines(setup.a, setup.b, finished, options.sprt, stopped)
+        return MatchResult.from_lines(setup.a, setup.b, finished, options.sprt, stopped, setup.level)
 
     todo = [i for i in range(options.games) if i not in done]
     stopped = options.sprt is not None and finished and result().sprt["verdict"] != "continue"  # type: ignore[index]
@@ -407,7 +445,7 @@ def run_match(setup: MatchSetup, options: MatchOptions) -> MatchResult:
         runner = _run_ray(options.address)
     else:
         runner = _run_here if options.workers == 1 else _run_pool(options.workers)
-    writer = _Writer(options.out, header, new=not exists)
+    writer = _Writer(out, header, new=not exists)
     from tqdm import tqdm
 
     bar = tqdm(total=options.games, initial=len(finished), desc=f"{setup.a} vs {setup.b}", unit="game",
@@ -437,11 +475,12 @@ def play_match(bot_a: str, bot_b: str, games: int = 100, seed: int = 1, workers:
                backend: str = "local", address: str | None = None, out: str | None = None,
                resume: bool = False, sprt: Sprt | str | None = None, records: str | None = None,
                cards: str | None = None, emissary: bool = False, max_turns: int = DEFAULT_MAX_TURNS,
-               progress: bool = False) -> MatchResult:
+               progress: bool = False, level: str | None = None) -> MatchResult:
     """Play a seat-swapped match between two bot specs (see :mod:`omen_search.bots`) and return
-    the totals from A's side. Raises :class:`UsageError` for a bad option."""
+    the totals from A's side; with ``level``, a solo match of ``bot_a`` against the Corrupted Heir
+    (``bot_b`` must be ``"corrupted-heir"``). Raises :class:`UsageError` for a bad option."""
     setup = MatchSetup(a=bot_a, b=bot_b, seed=seed, cards=cards, emissary=emissary, max_turns=max_turns,
-                       records=records)
+                       records=records, level=level)
     if isinstance(sprt, str):
         sprt = Sprt.parse(sprt)
     options = MatchOptions(games=games, workers=workers, backend=backend, address=address, out=out,

@@ -86,11 +86,19 @@ def trinomial_sample(wins: int, losses: int, ties: int) -> Sample:
 
 def elo_interval(score: float, games: int, sample: Sample, z: float = Z95) -> tuple[float, float, float]:
     """(elo, low, high): the point estimate from the overall score, the interval from the sample's
-    standard error."""
+    standard error.
+
+    At the edges the normal approximation collapses (400 wins in 400 games have no variance, so
+    the interval would be a few Elo wide); there the bounds widen to the Wilson interval of the
+    score over the games, which stays honest at 0% and 100%."""
     if sample.n == 0:
         return elo_of_score(score, games), -math.inf, math.inf
     half = z * math.sqrt(sample.variance / sample.n)
-    return elo_of_score(score, games), elo_of_score(score - half, games), elo_of_score(score + half, games)
+    low, high = score - half, score + half
+    if sample.variance <= _MIN_VARIANCE or low <= 0.0 or high >= 1.0:
+        w_low, w_high = wilson(score * games, games, z)
+        low, high = min(low, w_low), max(high, w_high)
+    return elo_of_score(score, games), elo_of_score(low, games), elo_of_score(high, games)
 
 
 @dataclass(frozen=True)

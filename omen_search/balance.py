@@ -414,7 +414,7 @@ def render_html(report: dict[str, Any]) -> str:
         body += [f"<h2>Win rate when {_e(key)}, by card</h2>",
                  f'<p class="note">Bars: the win rate of the seats (of {2 * report["games"]}) that {verb} the card. '
                  f"Circles: the win rate of the seats that did not; gap = bar minus circle"
-                 + (". Drawn: came into the hand during the game; the opening hand is not recorded" if key == "drawn"
+                 + (". Drawn: in the opening hand or came into the hand during the game" if key == "drawn"
                     else "")
                  + ". A correlation, not an effect: a card played while ahead looks strong, and winners play "
                    f"more cards. {_e(_chance_note(report))}.</p>",

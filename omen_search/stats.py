@@ -31,7 +31,10 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at p = 0 (p = 1) the bound is exactly 0 (1); rounding must not move it past the proportion
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return low, high
 
 
 def score_of_elo(elo: float) -> float:

@@ -1,0 +1,273 @@
+"""AI-vs-AI matches: seat-swapped pairs, reproducible games, results that survive a kill, backends."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import omen_search
+from omen_search.cards import default_cards
+from omen_search.cli import main
+from omen_search.engines import new_game
+from omen_search.errors import RecordError, UsageError
+from omen_search.match import (
+    MatchOptions,
+    MatchResult,
+    MatchSetup,
+    deal,
+    play_game,
+    play_match,
+    read_results,
+    run_match,
+)
+from omen_search.reference.state import Config
+
+SOURCE = Path(omen_search.__file__).resolve().parent.parent  # the package the tests import
+
+
+def without_time(line: dict) -> dict:
+    return {k: v for k, v in line.items() if k != "seconds"}
+
+
+def totals(result: MatchResult) -> dict:
+    return result.to_dict()
+
+
+# ------------------------------------------------------------------------------------ games
+
+
+def test_a_pair_is_one_deal_with_the_seats_swapped():
+    setup = MatchSetup(a="greedy", b="random", seed=5)
+    even, odd = play_game(setup, 6), play_game(setup, 7)
+    assert even["pair"] == odd["pair"] == 3
+    assert even["game_seed"] == odd["game_seed"] and even["gods"] == odd["gods"]
+    assert (even["a_seat"], odd["a_seat"]) == (0, 1)
+    assert even["players"] == ["greedy", "random"] and odd["players"] == ["random", "greedy"]
+    assert even["result"] == float(even["winner"] == 0) and odd["result"] == float(odd["winner"] == 1)
+
+
+def test_every_game_is_fixed_by_the_match_seed_and_its_index():
+    setup = MatchSetup(a="ismcts:iterations=30", b="random", seed=9)
+    assert without_time(play_game(setup, 3)) == without_time(play_game(setup, 3))
+    other = MatchSetup(a="ismcts:iterations=30", b="random", seed=10)
+    assert play_game(setup, 3)["game_seed"] != play_game(other, 3)["game_seed"]
+
+
+def test_deals_vary_the_gods_between_pairs():
+    gods = {deal(1, pair)[1] for pair in range(40)}
+    assert gods == {("anubis", "horus"), ("horus", "anubis")}
+
+
+def test_drawn_cards_include_the_opening_hand():
+    setup = MatchSetup(a="random", b="random", seed=2, track_cards=True)
+    line = play_game(setup, 0)
+    cards = default_cards()
+    opening = new_game("core", seed=line["game_seed"], cards=cards, config=Config(gods=tuple(line["gods"])))
+    for seat in (0, 1):
+        names = {cards.units[t].name for t, n in enumerate(opening.hands[seat]) if n}
+        assert names and names <= set(line["drawn"][seat])
+        assert set(line["played"][seat]) <= set(line["drawn"][seat])
+
+
+# ---------------------------------------------------------------------------------- totals
+
+
+def test_totals_count_wins_pairs_and_seats():
+    result = play_match("greedy", "random", games=20, seed=3)
+    assert result.games == 20 and result.a_wins + result.b_wins + result.ties == 20
+    assert result.score == pytest.approx((result.a_wins + 0.5 * result.ties) / 20)
+    assert sum(result.pentanomial) == 10
+    assert sum(k * c for k, c in enumerate(result.pentanomial)) == 2 * result.a_wins + result.ties
+    assert result.elo_low <= result.elo <= result.elo_high
+    assert result.seat0_low <= result.seat0_win_rate <= result.seat0_high
+    assert result.a_wins > result.b_wins  # greedy beats random
+
+
+def test_two_workers_play_the_same_games_as_one():
+    one, two = [], []
+    run_match(MatchSetup(a="greedy", b="random", seed=4), MatchOptions(games=12, workers=1, lines=one))
+    run_match(MatchSetup(a="greedy", b="random", seed=4), MatchOptions(games=12, workers=2, lines=two))
+    key = lambda g: g["index"]  # noqa: E731
+    assert [without_time(g) for g in sorted(one, key=key)] == [without_time(g) for g in sorted(two, key=key)]
+
+
+def test_sprt_stops_a_clear_match_early():
+    result = play_match("greedy", "random", games=400, seed=1, sprt="elo0=0,elo1=50,alpha=0.05,beta=0.05")
+    assert result.sprt is not None and result.sprt["verdict"] == "H1"
+    assert result.stopped_early and result.games < 400
+    assert result.sprt["llr"] >= result.sprt["upper"]
+
+
+# ------------------------------------------------------------------------------- the file
+
+
+def test_results_file_has_a_header_and_a_line_per_game(tmp_path):
+    out = tmp_path / "m.jsonl"
+    play_match("random", "random", games=6, seed=2, out=str(out))
+    rows = [json.loads(r) for r in out.read_text().splitlines()]
+    assert rows[0]["format"] == "omen-match/1" and rows[0]["match"]["a"] == "random"
+    assert sorted(r["index"] for r in rows[1:]) == list(range(6))
+
+
+def test_a_line_cut_by_a_kill_is_dropped_and_replayed(tmp_path):
+    out = tmp_path / "m.jsonl"
+    full = play_match("random", "greedy", games=8, seed=6, out=str(out))
+    text = out.read_text()
+    out.write_text(text[: len(text) - 25])  # the last line loses its end
+    assert len(read_results(out)) == 7
+    resumed = play_match("random", "greedy", games=8, seed=6, out=str(out), resume=True)
+    assert totals(resumed) == totals(full)
+
+
+def test_resume_refuses_the_file_of_another_match(tmp_path):
+    out = tmp_path / "m.jsonl"
+    play_match("random", "random", games=4, seed=1, out=str(out))
+    with pytest.raises(RecordError, match=r"m\.jsonl:1: .*seed"):
+        play_match("random", "random", games=4, seed=2, out=str(out), resume=True)
+    with pytest.raises(UsageError, match="exists"):
+        play_match("random", "random", games=4, seed=1, out=str(out))
+
+
+def test_a_corrupt_line_is_named_by_file_and_line(tmp_path):
+    out = tmp_path / "m.jsonl"
+    play_match("random", "random", games=4, seed=1, out=str(out))
+    rows = out.read_text().splitlines()
+    rows[2] = '{"index": "x"}'
+    out.write_text("\n".join(rows) + "\n")
+    with pytest.raises(RecordError, match=r"m\.jsonl:3: not a game result line"):
+        read_results(out)
+
+
+def test_a_killed_match_resumes_to_the_totals_of_an_uninterrupted_one(tmp_path):
+    """SIGKILL mid-run, then --resume: nothing replayed, nothing lost, the same totals."""
+    args = ["match", "ismcts:iterations=40", "greedy", "--games", "40", "--seed", "7", "--quiet", "--json"]
+    command = [sys.executable, "-m", "omen_search", *args]
+    env = {**os.environ, "PYTHONPATH": str(SOURCE)}
+    killed = tmp_path / "killed.jsonl"
+    proc = subprocess.Popen([*command, "--out", str(killed)], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not killed.exists() or killed.read_text().count("\n") < 8):
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = read_results(killed)
+    assert 7 <= len(before) < 40, "the kill should land mid-run"
+    resumed = subprocess.run([*command, "--out", str(killed), "--resume"], env=env, capture_output=True,
+                             text=True, timeout=300, check=True)
+    whole = subprocess.run([*command, "--out", str(tmp_path / "whole.jsonl")], env=env, capture_output=True,
+                           text=True, timeout=300, check=True)
+    assert json.loads(resumed.stdout) == json.loads(whole.stdout)
+    after = read_results(killed)
+    assert sorted(g["index"] for g in after) == list(range(40))
+    kept = {g["index"]: without_time(g) for g in after}
+    assert all(kept[g["index"]] == without_time(g) for g in before), "finished games are never replayed"
+    assert killed.read_text().count("\n") == 41, "a header and one line per game"
+
+
+# ------------------------------------------------------------------------------------ solo
+
+
+def test_a_solo_match_keeps_the_bot_in_seat_0_with_a_deal_per_game(tmp_path):
+    out = tmp_path / "solo.jsonl"
+    result = play_match("greedy", "corrupted-heir", games=6, seed=1, level="hard", out=str(out))
+    lines = read_results(out)
+    assert [g["a_seat"] for g in lines] == [0] * 6
+    assert len({g["game_seed"] for g in lines}) == 6
+    assert all(g["players"] == ["greedy", "corrupted-heir"] for g in lines)
+    assert result.level == "hard" and result.a_wins == result.seat0_wins
+    assert json.loads(out.read_text().splitlines()[0])["match"]["level"] == "hard"
+    with pytest.raises(RecordError, match="level"):
+        play_match("greedy", "corrupted-heir", games=6, seed=1, level="brutal", out=str(out), resume=True)
+
+
+def test_solo_levels_change_the_games():
+    easy = play_game(MatchSetup(a="greedy", b="corrupted-heir", seed=1, level="novice"), 0)
+    hard = play_game(MatchSetup(a="greedy", b="corrupted-heir", seed=1, level="brutal"), 0)
+    assert easy["game_seed"] == hard["game_seed"]
+    assert without_time(easy) != without_time(hard)
+
+
+@pytest.mark.parametrize("a, b, level, words", [
+    ("greedy", "random", "hard", "corrupted-heir"),
+    ("corrupted-heir", "greedy", None, "corrupted-heir"),
+    ("greedy", "corrupted-heir", None, "solo"),
+    ("greedy", "corrupted-heir", "impossible", "level"),
+])
+def test_solo_match_misuse_is_a_usage_error(a, b, level, words):
+    with pytest.raises(UsageError, match=words):
+        play_match(a, b, games=2, level=level)
+
+
+# ------------------------------------------------------------------------------------- CLI
+
+
+def test_cli_json_has_the_documented_keys(capsys):
+    status = main(["match", "greedy", "random", "--games", "4", "--seed", "2", "--quiet", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert {"games", "a_wins", "b_wins", "ties", "score", "elo", "elo_low", "elo_high", "seat0_win_rate"} <= set(out)
+    assert out["games"] == 4
+
+
+def test_cli_summary_names_elo_los_pairs_and_seat0(capsys):
+    assert main(["match", "greedy", "random", "--games", "4", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    for word in ("Elo", "LOS", "pairs", "seat 0"):
+        assert word in out
+
+
+def test_cli_solo_match(capsys):
+    assert main(["match", "random", "corrupted-heir", "--game", "heir-solo", "--level", "novice", "--games", "3",
+                 "--quiet"]) == 0
+    assert "the Corrupted Heir (novice)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["match", "human", "random"], ["human"]),
+    (["match", "random", "random", "--games", "0"], ["--games"]),
+    (["match", "random", "random", "--backend", "slurm"], ["--backend"]),
+    (["match", "random", "random", "--sprt", "elo1=-3"], ["sprt"]),
+    (["match", "random", "random", "--level", "hard"], ["--level"]),
+    (["match", "nonsense", "random"], ["nonsense"]),
+])
+def test_cli_bad_input_is_one_line_and_status_2(capsys, argv, words):
+    status = main(argv)
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.splitlines()) == 1 and "Traceback" not in err
+    for word in words:
+        assert word in err
+
+
+def test_cli_resume_of_a_foreign_file_is_one_line(capsys, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n")
+    status = main(["match", "random", "random", "--out", str(bad), "--resume"])
+    err = capsys.readouterr().err
+    assert status == 2 and "bad.jsonl:1" in err and len(err.splitlines()) == 1
+
+
+# ------------------------------------------------------------------------------------- Ray
+
+
+def test_ray_backend_plays_the_same_games_as_the_process_pool():
+    ray = pytest.importorskip("ray")
+    pool_lines, ray_lines = [], []
+    setup = MatchSetup(a="greedy", b="random", seed=11)
+    run_match(setup, MatchOptions(games=6, workers=2, lines=pool_lines))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        result = run_match(setup, MatchOptions(games=6, workers=2, backend="ray", lines=ray_lines))
+    finally:
+        ray.shutdown()
+    key = lambda g: g["index"]  # noqa: E731
+    assert [without_time(g) for g in sorted(ray_lines, key=key)] == \
+        [without_time(g) for g in sorted(pool_lines, key=key)]
+    assert result.games == 6

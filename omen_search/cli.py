@@ -17,7 +17,7 @@ from omen_search.bots import BOT_KINDS, CORRUPTED_HEIR, bot_seed, make_bot, spli
 from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
-from omen_search.records import load_record, make_record, replay, write_record
+from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
 from omen_search.reference.state import DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.render import describe_advice, describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
@@ -276,6 +276,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
         if args.ply is not None:
             raise UsageError("--ply: goes with --record, not --observation")
         source, ply = read_json_file(args.observation, "observation"), None
+        if isinstance(source, dict) and source.get("format") == RECORD_FORMAT:
+            raise UsageError(f"--observation: {args.observation} is a game record; use --record FILE [--ply N]")
     else:
         source = load_record(args.record)
         ply = args.ply if args.ply is not None else len(source.get("moves", []))
@@ -344,7 +346,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def cmd_engine(args: argparse.Namespace) -> int:
     from omen_search.engine_protocol import EngineServer
 
-    return EngineServer(sys.stdin, sys.stdout).serve()
+    return EngineServer(sys.stdin, sys.stdout, cards=load_cards(args.cards)).serve()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -487,6 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_analyze)
 
     p = sub.add_parser("engine", help="serve advice over JSON Lines on stdin/stdout (docs/engine-protocol.md)")
+    _add_cards(p)
     p.set_defaults(func=cmd_engine)
 
     p = sub.add_parser("demo", help="a game in which the engine shows its advice for one seat and plays it")

@@ -507,6 +507,17 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def test_advise_refuses_a_record_given_as_an_observation(capsys):
+    code, out, err = run(capsys, "advise", "--observation", str(EXAMPLES / "record.json"))
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "is a game record; use --record" in err
+
+
+def test_engine_with_a_missing_card_file_is_one_line(capsys, tmp_path):
+    code, out, err = run(capsys, "engine", "--cards", str(tmp_path / "missing.toml"))
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "missing.toml" in err
+
+
 def test_advise_prints_a_table_of_ranked_moves(capsys):
     observation = str(EXAMPLES / "observation.json")
     code, out, err = run(capsys, "advise", "--observation", observation, "--iterations", "1000", "--seed", "1")

@@ -10,8 +10,8 @@ win probability are labelled as lichess does: inaccuracy, mistake and blunder fr
 points, but never when the two estimates' 95% intervals overlap (the loss may be noise).
 
 Accuracy follows lichess (https://lichess.org/page/accuracy; ``AccuracyPercent.scala`` in lila):
-per move ``103.1668 * exp(-0.04354 * loss) - 3.1669`` with the loss in points of win %, clamped
-to 0..100; for the game, the mean of the arithmetic and the harmonic mean of the moves' values
+per move 100 when the win % did not drop, else ``103.1668 * exp(-0.04354 * loss) - 3.1669`` plus
+lila's one-point "uncertainty bonus", with the loss in points of win %, clamped to 0..100; for the game, the mean of the arithmetic and the harmonic mean of the moves' values
 (lichess weights the arithmetic mean by volatility; we do not).
 """
 
@@ -69,7 +69,7 @@ class Decision:
     @property
     def loss(self) -> float:
         """Points of win % lost by the move played (0 when it was the best)."""
-        return max(0.0, 100 * (self.before.win_prob - self.after.win_prob))
+        return max(0.0, points_lost(self.before, self.after))
 
     @property
     def vp_loss(self) -> float:
@@ -77,7 +77,11 @@ class Decision:
 
     @property
     def accuracy(self) -> float:
-        return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * self.loss) - 3.1669))
+        """lila's ``AccuracyPercent.fromWinPercents`` for this move (see the module docstring)."""
+        if self.loss <= 0:
+            return 100.0
+        raw = 103.1668100711649 * math.exp(-0.04354415386753951 * self.loss) - 3.166924740191411
+        return min(100.0, max(0.0, raw + 1.0))
 
     def explain(self) -> str:
         """One sentence on what the move cost."""
@@ -94,6 +98,7 @@ class GameReview:
     decisions: tuple[Decision, ...]
     iterations: int  # per search
     elapsed: float
+    cards: CardSet | None = None  # the card set of the game (None: the built-in set)
 
     @property
     def accuracy(self) -> float:
@@ -122,11 +127,17 @@ class GameReview:
         }
 
 
+def points_lost(before: Estimate, after: Estimate) -> float:
+    """Points of win % from ``before`` to ``after``, rounded off below 1e-9 so that 0.60 -> 0.55 is
+    5 points exactly (and meets a threshold of 5), not 4.999…"""
+    return round(100 * (before.win_prob - after.win_prob), 9)
+
+
 def label_of(before: Estimate, after: Estimate, thresholds: Sequence[float] = THRESHOLDS) -> str | None:
     """The label of a loss of win probability; none when the intervals overlap (maybe noise)."""
     if after.high >= before.low:
         return None
-    loss = 100 * (before.win_prob - after.win_prob)
+    loss = points_lost(before, after)
     label = None
     for name, threshold in zip(LABELS, thresholds):
         if loss >= threshold:
@@ -228,4 +239,4 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
             after = Estimate.of(top.wins, top.visits, top.vp_margin)
         decisions.append(Decision(spot.ply, spot.played, spot.search.best, before, after,
                                   label_of(before, after, thresholds), spot.observation))
-    return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started)
+    return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started, cards)

@@ -316,9 +316,11 @@ def _thresholds(text: str) -> tuple[float, float, float]:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from omen_search.analysis import analyze_game
-    from omen_search.review_html import write_html
+    from omen_search.review_html import check_writable, write_html
 
     record = load_record(args.record)
+    if args.html:
+        check_writable(args.html)
     review = analyze_game(record, args.player, Limit(iterations=args.iterations), cards=load_cards(args.cards),
                           workers=args.workers, seed=args.seed, thresholds=args.thresholds, progress=not args.quiet)
     if args.html:

@@ -22,8 +22,9 @@ def god_name(god: str) -> str:
     return god.capitalize()
 
 
-def describe_board(state: State) -> str:
-    """A few lines: each city with its tiles, strength and units; each seat's resources and VP."""
+def describe_board(state: State, pov: int | None = None) -> str:
+    """A few lines: each city with its tiles, strength and units; each seat's resources and VP
+    (only ``pov``'s own VP when the board is seen from a seat)."""
     lines = []
     for c in range(CITIES):
         lines.append(
@@ -31,6 +32,10 @@ def describe_board(state: State) -> str:
             f"seat0 ({state.strength(c, 0)}): {_side(state, c, 0)}  |  seat1 ({state.strength(c, 1)}): {_side(state, c, 1)}"
         )
     scores = state.scores()
+
+    def vp(p: int) -> str:
+        return f" — {scores[p]} VP" if pov is None or p == pov else " — VP not known to you"
+
     for p in (0, 1):
         slot = state.building[p]
         structures = state.cards.structures_of(state.config.gods[p])
@@ -40,13 +45,13 @@ def describe_board(state: State) -> str:
             coins = f"{state.coins[p]} coins in its treasury, {state.reserve} in reserve"
             lines.append(f"    seat{p} {god_name(state.config.gods[p])} (Corrupted Heir): {coins}, "
                          f"tiles {len(state.unused[p])}{building}" + (f", completed {', '.join(done)}" if done else "")
-                         + f" — {scores[p]} VP")
+                         + vp(p))
             continue
         lines.append(
             f"    seat{p} {god_name(state.config.gods[p])}: {state.coins[p]} coins, {state.hand_size(p)} cards, "
             f"tiles {len(state.unused[p])} unused/{len(state.used[p])} used{building}"
             + (f", completed {', '.join(done)}" if done else "")
-            + f" — {scores[p]} VP"
+            + vp(p)
         )
     lines.append(f"    favor: {god_name(state.favor)}; deck {len(state.deck)}, discard {len(state.discard)}")
     return "\n".join(lines)

@@ -7,10 +7,12 @@ and can be attached to a message.
 
 from __future__ import annotations
 
+import os
 from html import escape
 from pathlib import Path
 
 from omen_search.analysis import Decision, GameReview
+from omen_search.cards import CardSet
 from omen_search.errors import UsageError
 from omen_search.positions import state_from_observation
 from omen_search.render import describe_board
@@ -62,10 +64,12 @@ def evaluation_graph(review: GameReview) -> str:
     return "\n".join(parts)
 
 
-def _board(decision: Decision) -> str:
-    state, me = state_from_observation(decision.observation)
+def _board(decision: Decision, cards: CardSet | None) -> str:
+    """The board from the seat's observation; the hidden cards of the state it is rebuilt into are
+    made up, so the opponent's VP (which hidden tiles count in) are not shown."""
+    state, me = state_from_observation(decision.observation, cards)
     hand = ", ".join(state.units[t].name + (f" x{n}" if n > 1 else "") for t, n in enumerate(state.hands[me]) if n)
-    return f"{describe_board(state)}\n    your hand: {hand or '-'}"
+    return f"{describe_board(state, pov=me)}\n    your hand: {hand or '-'}"
 
 
 def render(review: GameReview, title: str = "Omen game review") -> str:
@@ -78,7 +82,7 @@ def render(review: GameReview, title: str = "Omen game review") -> str:
             f'<td class="num">{100 * d.before.win_prob:.1f}%</td><td class="num">{100 * d.after.win_prob:.1f}%</td>'
             f'<td class="num">{d.loss:.1f}</td><td class="num">{d.vp_loss:.1f}</td>'
             f'<td class="label">{d.label or ""}</td>'
-            f"<td><details><summary>board</summary><pre>{escape(_board(d))}</pre></details></td></tr>")
+            f"<td><details><summary>board</summary><pre>{escape(_board(d, review.cards))}</pre></details></td></tr>")
     costly = "".join(f"<li>{escape(d.explain())}</li>" for d in review.costliest()) or "<li>none</li>"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title><style>{STYLE}</style></head>
@@ -98,6 +102,16 @@ see).</p>
 </tbody></table>
 </body></html>
 """
+
+
+def check_writable(path: str | Path) -> None:
+    """Raise :class:`UsageError` now if the report could not be written to ``path`` later (so a
+    long analysis does not end in that error)."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir() or not os.access(folder, os.W_OK) or path.is_dir() or (
+            path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"--html: cannot write {path}: no such writable file or folder")
 
 
 def write_html(review: GameReview, path: str | Path, title: str = "Omen game review") -> None:

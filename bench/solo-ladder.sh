@@ -1,0 +1,15 @@
+#!/bin/sh
+# The difficulty ladder behind docs/strength.md: each bot against the Corrupted Heir at each level.
+# Re-running finishes what is missing (--resume) and writes each cell's totals into
+# bench/strength/solo-BOT-LEVEL.json; WORKERS=N sets the processes (default 2).
+set -e
+cd "$(dirname "$0")/strength"
+W=${WORKERS:-2}
+for bot in random greedy ismcts:iterations=300 ismcts:iterations=2000; do
+    for level in novice normal hard brutal; do
+        name="solo-$(echo "$bot" | tr -d ':=' | sed 's/iterations//')-$level"
+        omen-search match "$bot" corrupted-heir --game heir-solo --level "$level" --games 400 --seed 1 \
+            --workers "$W" --out "$name.jsonl" --resume --json --report-every 0 > "$name.json"
+        echo "$name: $(cat "$name.json")"
+    done
+done

@@ -1,0 +1,67 @@
+"""Print the Markdown tables of docs/strength.md from the match results in bench/strength/.
+
+Usage: python3 bench/strength_table.py [DIR]   (DIR defaults to bench/strength next to this file)
+
+Each ``NAME.jsonl`` is a results file written by ``omen-search match --out`` (bench/strength.sh and
+bench/solo-ladder.sh run them); the totals are recomputed from its game lines, so the tables never
+disagree with the files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from omen_search.match import MatchResult, read_results
+from omen_search.stats import wilson
+
+
+def header(path: Path) -> dict:
+    with open(path, encoding="utf-8") as f:
+        return json.loads(f.readline())["match"]
+
+
+def command(name: str, match: dict, games: int) -> str:
+    solo = f" --game heir-solo --level {match['level']}" if match.get("level") else ""
+    return (f"`omen-search match {match['a']} {match['b']}{solo} --games {games} --seed {match['seed']} "
+            f"--workers 2 --out bench/strength/{name}.jsonl --resume`")
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def main(folder: Path) -> None:
+    duels, ladder = [], []
+    def natural(path: Path) -> list:
+        return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.stem)]
+
+    for path in sorted(folder.glob("*.jsonl"), key=natural):
+        match = header(path)
+        lines = read_results(path)
+        result = MatchResult.from_lines(match["a"], match["b"], lines, level=match.get("level"))
+        (ladder if match.get("level") else duels).append((path.stem, match, result))
+
+    print("| A | B | games | A's score % (95%) | Elo of A (95%) | LOS | pairs 0/½/1/1½/2 | reproduce |")
+    print("| --- | --- | ---: | --- | --- | ---: | --- | --- |")
+    for name, match, r in duels:
+        low, high = wilson(r.a_wins + 0.5 * r.ties, r.games)
+        print(f"| `{r.a}` | `{r.b}` | {r.games} | {percent(r.score)} ({percent(low)}-{percent(high)}) | "
+              f"{r.elo:+.0f} ({r.elo_low:+.0f} .. {r.elo_high:+.0f}) | {100 * r.los:.1f}% | "
+              f"{'/'.join(map(str, r.pentanomial))} | {command(name, match, r.games)} |")
+    if not ladder:
+        return
+    print()
+    print("| bot | level | games | wins | win % (95%) | reproduce |")
+    print("| --- | --- | ---: | ---: | --- | --- |")
+    order = {"novice": 0, "normal": 1, "hard": 2, "brutal": 3}
+    for name, match, r in sorted(ladder, key=lambda row: (natural(Path(row[0].rsplit("-", 1)[0])),
+                                                          order[row[1]["level"]])):
+        print(f"| `{r.a}` | {r.level} | {r.games} | {r.a_wins} | {percent(r.seat0_win_rate)} "
+              f"({percent(r.seat0_low)}-{percent(r.seat0_high)}) | {command(name, match, r.games)} |")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "strength")

@@ -57,8 +57,13 @@ def main(folder: Path) -> None:
     print("| bot | level | games | wins | win % (95%) | reproduce |")
     print("| --- | --- | ---: | ---: | --- | --- |")
     order = {"novice": 0, "normal": 1, "hard": 2, "brutal": 3}
-    for name, match, r in sorted(ladder, key=lambda row: (natural(Path(row[0].rsplit("-", 1)[0])),
-                                                          order[row[1]["level"]])):
+    kinds = ["random", "greedy", "pimc", "ismcts", "ismcts-mo"]  # weakest first
+
+    def cell(row: tuple) -> tuple:
+        name, match, _ = row
+        return kinds.index(match["a"].split(":")[0]), natural(Path(name.rsplit("-", 1)[0])), order[match["level"]]
+
+    for name, match, r in sorted(ladder, key=cell):
         print(f"| `{r.a}` | {r.level} | {r.games} | {r.a_wins} | {percent(r.seat0_win_rate)} "
               f"({percent(r.seat0_low)}-{percent(r.seat0_high)}) | {command(name, match, r.games)} |")
 

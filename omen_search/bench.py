@@ -9,6 +9,7 @@ Stockfish's ``bench`` node count), never with the machine's speed.
 from __future__ import annotations
 
 import hashlib
+import os
 import platform
 import time
 from typing import Any
@@ -92,6 +93,10 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
     from omen_search._core import search
 
     probe = search(CoreState.new(seed=3), 0, seconds, 0.7, False, 1, 4_000_000)
+    from omen_search.search import Limit, ismcts
+
+    threads = max(2, min(4, os.cpu_count() or 1))  # root parallelism: one search per thread
+    parallel = ismcts(CoreState.new(seed=3), Limit(seconds=seconds), seed=1, workers=threads)
 
     n = 2_000_000
     clone_s, memcpy_s, _ = bench_clone(_midgame("core"), n)
@@ -106,6 +111,9 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
         "memcpy_ns_c_loop": memcpy_s / n * 1e9,
         "clone_vs_memcpy": clone_s / memcpy_s,
         "ismcts_iterations_per_s": probe["iterations"] / probe["seconds"],
+        "ismcts_threads": threads,
+        "ismcts_threads_iterations_per_s": parallel.iterations / parallel.seconds,
+        "ismcts_thread_scaling": parallel.iterations / parallel.seconds / (probe["iterations"] / probe["seconds"]),
         "signature": signature(),
     })
     out["ratios"] = {
@@ -130,7 +138,9 @@ def format_bench(r: dict[str, Any]) -> str:
     lines.append(f"plies per playout {r['plies_per_playout']:.1f}; state {r['state_bytes']} bytes; "
                  f"clone in a C loop {r['clone_ns_c_loop']:.1f} ns vs memcpy {r['memcpy_ns_c_loop']:.1f} ns "
                  f"({r['clone_vs_memcpy']:.2f}x)")
-    lines.append(f"ISMCTS iterations / s (one process, from the first decision): {r['ismcts_iterations_per_s']:,.0f}")
+    lines.append(f"ISMCTS iterations / s (one process, from the first decision): {r['ismcts_iterations_per_s']:,.0f}; "
+                 f"{r['ismcts_threads']} threads: {r['ismcts_threads_iterations_per_s']:,.0f} "
+                 f"({r['ismcts_thread_scaling']:.2f}x)")
     sig = r["signature"]
     lines.append(f"signature {sig['hash']} ({sig['games']} games, {sig['plies']} plies, perft {sig['perft']})")
     return "\n".join(lines)

@@ -36,6 +36,8 @@ from omen_search.reference.state import Config
 from omen_search.render import describe_advice
 from omen_search.search import Limit
 
+from cli_helper import run
+
 ROOT = Path(__file__).parent.parent
 DATA = Path(__file__).parent / "data"
 EXAMPLES = ROOT / "docs" / "examples"
@@ -499,12 +501,6 @@ def test_solo_games_through_the_command_line(solo_record, tmp_path, capsys):
 
 
 # ------------------------------------------------------------------------------ omen-search advise
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_advise_refuses_a_record_given_as_an_observation(capsys):

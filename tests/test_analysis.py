@@ -47,6 +47,8 @@ from omen_search.review_html import COLORS, HEIGHT, PAD, WIDTH, evaluation_graph
 from omen_search.rng import Rng
 from omen_search.search import Limit, ismcts
 
+from cli_helper import assert_one_line_error, run
+
 DATA = Path(__file__).parent / "data"
 BLUNDER_GAME = DATA / "analysis_blunder_game.json"
 BLUNDER_PLY = 18
@@ -59,17 +61,18 @@ JSON_KEYS = {"ply", "played", "best", "win_prob_before", "win_prob_after", "loss
 # ------------------------------------------------------------------------------ helpers
 
 
-def play_game(seed: int, seats: list[Any], max_turns: int = 4, stop: int | None = None) -> dict[str, Any]:
+def play_game(seed: int, seats: list[Any], max_turns: int = 4, stop: int | None = None, cards=None,
+              level: str | None = None) -> dict[str, Any]:
     """The record of a game between ``seats`` (bots with ``choose``) on the core."""
-    state = new_game("core", seed=seed, config=Config(max_turns=max_turns))
+    state = new_game("core", seed=seed, cards=cards, config=Config(max_turns=max_turns, level=level))
     while not state.is_terminal() and (stop is None or state.ply < stop):
         state.apply(seats[state.current_player].choose(state))
     return make_record(state, [getattr(s, "name", "bot") for s in seats])
 
 
-def choice_plies(record: dict[str, Any], player: int) -> list[int]:
+def choice_plies(record: dict[str, Any], player: int, cards=None) -> list[int]:
     """The plies at which ``player`` had more than one legal move, found by replaying the record."""
-    state = replay(record, upto=0)
+    state = replay(record, cards, upto=0)
     plies = []
     for ply, text in enumerate(record["moves"]):
         if state.current_player == player and len(state.legal_moves()) > 1:
@@ -115,21 +118,6 @@ def spy_on_searches(monkeypatch) -> list[dict[str, Any]]:
 
     monkeypatch.setattr(analysis, "ismcts", spy)
     return calls
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_line_error(status: int, err: str, *words: str) -> None:
-    assert status == 2, f"exit status {status}, stderr {err!r}"
-    lines = err.splitlines()
-    assert len(lines) == 1, f"expected one line on stderr, got {err!r}"
-    assert lines[0].startswith("omen-search: error: "), lines[0]
-    for word in words:
-        assert word in lines[0], f"{lines[0]!r} should mention {word!r}"
 
 
 def custom_cards(tmp_path: Path) -> Path:
@@ -565,33 +553,15 @@ def test_bad_records_are_record_errors(tmp_path, greedy_game):
     with pytest.raises(RecordError, match="ply 3"):
         analyze_game(bad_move, 0, Limit(iterations=10))
     mine = load_cards(custom_cards(tmp_path))
-    state = new_game("core", seed=3, cards=mine, config=Config(max_turns=3))
-    bot = RandomBot(1)
-    while not state.is_terminal():
-        state.apply(bot.choose(state))
-    record = make_record(state, ["random", "random"])
+    record = play_game(3, [RandomBot(1)] * 2, max_turns=3, cards=mine)
     with pytest.raises(RecordError, match="--cards"):
         analyze_game(record, 0, Limit(iterations=10))
     review = analyze_game(record, 0, Limit(iterations=100), cards=mine)
-    assert [d.ply for d in review.decisions] == choice_plies_with(record, 0, mine)
-
-
-def choice_plies_with(record: dict[str, Any], player: int, cards) -> list[int]:
-    state = replay(record, cards, upto=0)
-    plies = []
-    for ply, text in enumerate(record["moves"]):
-        if state.current_player == player and len(state.legal_moves()) > 1:
-            plies.append(ply)
-        state.apply(Move.parse(text))
-    return plies
+    assert [d.ply for d in review.decisions] == choice_plies(record, 0, mine)
 
 
 def test_the_solo_automaton_is_not_reviewed():
-    state = new_game("core", seed=1, config=Config(level="normal", max_turns=3))
-    bot = RandomBot(1)
-    while not state.is_terminal():
-        state.apply(bot.choose(state))
-    record = make_record(state, ["random", "heir"])
+    record = play_game(1, [RandomBot(1)], max_turns=3, level="normal")  # the player is the only one to move
     with pytest.raises(UsageError, match="seat 1"):
         analyze_game(record, 1, Limit(iterations=10))
     review = analyze_game(record, 0, Limit(iterations=100))
@@ -699,20 +669,20 @@ def test_cli_html_writes_the_report(capsys, tmp_path, blunder_file):
 ])
 def test_cli_bad_options_are_one_line_errors(capsys, record_file, args, words):
     status, out, err = run(capsys, "analyze", str(record_file), *args)
-    assert_one_line_error(status, err, *words)
+    assert_one_line_error(status, out, err, *words)
     assert out == ""
 
 
 def test_cli_errors_for_files(capsys, tmp_path, record_file):
     status, out, err = run(capsys, "analyze", str(tmp_path / "missing.json"), "--player", "0")
-    assert_one_line_error(status, err, "missing.json")
+    assert_one_line_error(status, out, err, "missing.json")
     broken = tmp_path / "broken.json"
     broken.write_text("{not json", encoding="utf-8")
     status, out, err = run(capsys, "analyze", str(broken), "--player", "0")
-    assert_one_line_error(status, err, "broken.json")
+    assert_one_line_error(status, out, err, "broken.json")
     status, out, err = run(capsys, "analyze", str(record_file), "--player", "0", "--iterations", "50", "--quiet",
                            "--html", str(tmp_path / "no-such-dir" / "r.html"))
-    assert_one_line_error(status, err, "--html", "no-such-dir")
+    assert_one_line_error(status, out, err, "--html", "no-such-dir")
     assert not (tmp_path / "no-such-dir").exists()
 
 
@@ -723,7 +693,7 @@ def test_cli_record_of_another_card_set(capsys, tmp_path):
                        "--cards", str(cards_path), "--record", str(record))
     assert status == 0
     status, out, err = run(capsys, "analyze", str(record), "--player", "0", "--iterations", "50", "--quiet")
-    assert_one_line_error(status, err, "--cards")
+    assert_one_line_error(status, out, err, "--cards")
     status, out, err = run(capsys, "analyze", str(record), "--player", "0", "--iterations", "50", "--quiet",
                            "--cards", str(cards_path), "--json")
     assert status == 0 and json.loads(out)["decisions"]
@@ -746,7 +716,7 @@ def test_cli_unwritable_html_is_one_line_before_any_search(capsys, monkeypatch, 
     calls = spy_on_searches(monkeypatch)
     status, out, err = run(capsys, "analyze", str(record_file), "--player", "0", "--iterations", "50",
                            "--html", str(tmp_path / "no-such-dir" / "r.html"))
-    assert_one_line_error(status, err, "--html")
+    assert_one_line_error(status, out, err, "--html")
     assert calls == [], "the report's path is checked before the analysis"
 
 

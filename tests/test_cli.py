@@ -19,23 +19,9 @@ from omen_search.cards import default_cards
 from omen_search.cli import main
 from omen_search.records import load_record, replay
 
+from cli_helper import assert_one_line_error, run
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_line_error(status: int, out: str, err: str, *words: str) -> None:
-    assert status == 2, f"exit status {status}, stderr {err!r}"
-    lines = err.splitlines()
-    assert len(lines) == 1, f"expected one line on stderr, got {err!r}"
-    assert lines[0].startswith("omen-search: error: "), lines[0]
-    for word in words:
-        assert word in lines[0], f"{lines[0]!r} should mention {word!r}"
-    assert "Traceback" not in err
 
 
 def seed_toml() -> str:

@@ -686,12 +686,19 @@ def test_cli_errors_for_files(capsys, tmp_path, record_file):
     assert not (tmp_path / "no-such-dir").exists()
 
 
-def test_cli_record_of_another_card_set(capsys, tmp_path):
+@pytest.fixture
+def custom_record(capsys, tmp_path) -> tuple[Path, Path]:
+    """A record played with a user's card file, and that file."""
     cards_path = custom_cards(tmp_path)
     record = tmp_path / "mine.json"
     status, _, _ = run(capsys, "play", "--players", "random,random", "--seed", "3", "--max-turns", "3",
                        "--cards", str(cards_path), "--record", str(record))
     assert status == 0
+    return record, cards_path
+
+
+def test_cli_record_of_another_card_set(capsys, custom_record):
+    record, cards_path = custom_record
     status, out, err = run(capsys, "analyze", str(record), "--player", "0", "--iterations", "50", "--quiet")
     assert_one_line_error(status, out, err, "--cards")
     status, out, err = run(capsys, "analyze", str(record), "--player", "0", "--iterations", "50", "--quiet",
@@ -699,12 +706,8 @@ def test_cli_record_of_another_card_set(capsys, tmp_path):
     assert status == 0 and json.loads(out)["decisions"]
 
 
-def test_cli_html_report_of_a_game_with_another_card_set(capsys, tmp_path):
-    cards_path = custom_cards(tmp_path)
-    record = tmp_path / "mine.json"
-    status, _, _ = run(capsys, "play", "--players", "random,random", "--seed", "3", "--max-turns", "3",
-                       "--cards", str(cards_path), "--record", str(record))
-    assert status == 0
+def test_cli_html_report_of_a_game_with_another_card_set(capsys, tmp_path, custom_record):
+    record, cards_path = custom_record
     report = tmp_path / "mine.html"
     status, out, err = run(capsys, "analyze", str(record), "--player", "0", "--iterations", "50", "--quiet",
                            "--cards", str(cards_path), "--html", str(report))

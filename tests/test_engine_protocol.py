@@ -389,9 +389,10 @@ def test_closing_stdin_finishes_the_queued_queries(engine):
 
 
 def engine_process() -> subprocess.Popen:
-    """``python -m omen_search engine`` running this test run's package."""
+    """``python -m omen_search engine`` running this test run's package (-P: not a source tree that
+    happens to be the working directory)."""
     env = {**os.environ, "PYTHONPATH": str(Path(omen_search.__file__).parent.parent)}
-    return subprocess.Popen([sys.executable, "-m", "omen_search", "engine"], stdin=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-P", "-m", "omen_search", "engine"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 

@@ -148,7 +148,7 @@ def test_a_corrupt_line_is_named_by_file_and_line(tmp_path):
 def test_a_killed_match_resumes_to_the_totals_of_an_uninterrupted_one(tmp_path):
     """SIGKILL mid-run, then --resume: nothing replayed, nothing lost, the same totals."""
     args = ["match", "ismcts:iterations=40", "greedy", "--games", "40", "--seed", "7", "--quiet", "--json"]
-    command = [sys.executable, "-m", "omen_search", *args]
+    command = [sys.executable, "-P", "-m", "omen_search", *args]  # -P: the package under test, not the cwd
     env = {**os.environ, "PYTHONPATH": str(SOURCE)}
     killed = tmp_path / "killed.jsonl"
     proc = subprocess.Popen([*command, "--out", str(killed)], env=env, stdout=subprocess.DEVNULL,
@@ -257,8 +257,9 @@ def test_cli_resume_of_a_foreign_file_is_one_line(capsys, tmp_path):
 # ------------------------------------------------------------------------------------- Ray
 
 
-def test_ray_backend_plays_the_same_games_as_the_process_pool():
+def test_ray_backend_plays_the_same_games_as_the_process_pool(monkeypatch, tmp_path):
     ray = pytest.importorskip("ray")
+    monkeypatch.chdir(tmp_path)  # Ray's workers import from the driver's working directory first
     pool_lines, ray_lines = [], []
     setup = MatchSetup(a="greedy", b="random", seed=11)
     run_match(setup, MatchOptions(games=6, workers=2, lines=pool_lines))

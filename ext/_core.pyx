@@ -1988,6 +1988,13 @@ cdef class CoreState:
         other._grow()
         return other
 
+    def __copy__(self) -> CoreState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> CoreState:
+        """copy.deepcopy is a clone (frameworks such as OpenSpiel copy states this way)."""
+        return self.clone()
+
     def determinized(self, int player, seed: int = 0) -> CoreState:
         """A copy in which everything ``player`` cannot see is dealt again at random (uniformly
         among exactly the unseen cards and tiles): ``player`` observes the copy exactly as this state."""

@@ -1,0 +1,201 @@
+"""The ecosystem adapters: the shared action space, Omen as OpenSpiel games, a PettingZoo AEC
+environment, and the OpenSpiel side-by-side script (smoke run)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import omen_search
+from omen_search._core import CoreState
+from omen_search.adapters.actions import NUM_ACTIONS, action_of, packed_of
+from omen_search.bots import RandomBot
+from omen_search.errors import OmenError
+from omen_search.reference.state import Config
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(Path(omen_search.__file__).resolve().parent.parent)}
+
+
+# ------------------------------------------------------------------------------ actions
+
+
+@pytest.mark.parametrize("config", [Config(), Config(emissary=True), Config(level="brutal")])
+def test_every_legal_move_has_one_action_and_back(config):
+    for seed in range(15):
+        state = CoreState.new(seed=seed, config=config)
+        bot = RandomBot(seed)
+        while not state.is_terminal():
+            ids = state.legal_move_ids()
+            actions = [action_of(m) for m in ids]
+            assert all(0 <= a < NUM_ACTIONS for a in actions)
+            assert len(set(actions)) == len(actions), "two moves share an action"
+            assert [packed_of(a) for a in actions] == ids
+            state.apply(bot.choose(state))
+
+
+@pytest.mark.parametrize("action", [-1, NUM_ACTIONS, 10**9])
+def test_actions_outside_the_space_are_refused(action):
+    with pytest.raises(OmenError, match="action"):
+        packed_of(action)
+
+
+# ----------------------------------------------------------------------------- OpenSpiel
+
+
+@pytest.fixture(scope="module")
+def pyspiel():
+    module = pytest.importorskip("pyspiel")
+    import omen_search.adapters.openspiel  # noqa: F401  (registers the games)
+
+    return module
+
+
+@pytest.mark.parametrize("name, params", [("omen_heir", {}), ("omen_heir", {"emissary": True}),
+                                          ("omen_heir_solo", {"level": "hard"})])
+def test_openspiel_random_simulation_test(pyspiel, name, params):
+    """OpenSpiel's own checks for Python games (legal actions, clones, returns, strings)."""
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_openspiel_game_shape(pyspiel):
+    game = pyspiel.load_game("omen_heir")
+    assert game.num_players() == 2 and game.num_distinct_actions() == NUM_ACTIONS
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 4096
+    assert pyspiel.load_game("omen_heir_solo").num_players() == 1
+
+
+def test_openspiel_play_matches_the_core_move_for_move(pyspiel):
+    game = pyspiel.load_game("omen_heir")
+    state = game.new_initial_state()
+    state.apply_action(17)
+    core = CoreState.new(seed=17)
+    bot = RandomBot(3)
+    while not core.is_terminal():
+        assert state.current_player() == core.current_player
+        assert [state.action_to_string(a) for a in state.legal_actions()] == \
+            sorted((str(m) for m in core.legal_moves()), key=lambda text: action_of(core.move_id(text)))
+        move = bot.choose(core)
+        state.apply_action(action_of(core.move_id(move)))
+        core.apply(move)
+    assert state.is_terminal()
+    winner = core.winner()
+    assert state.returns() == ([0.0, 0.0] if winner is None else [1.0 if p == winner else -1.0 for p in (0, 1)])
+
+
+def test_openspiel_resample_keeps_the_information_state(pyspiel):
+    game = pyspiel.load_game("omen_heir")
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for deal in range(4):
+        state = game.new_initial_state()
+        state.apply_action(deal)
+        bot = RandomBot(deal)
+        for _ in range(25):
+            player = state.current_player()
+            worlds = [state.resample_from_infostate(player, sampler) for _ in range(4)]
+            for world in worlds:
+                assert world.information_state_string(player) == state.information_state_string(player)
+                assert world.legal_actions() == state.legal_actions()
+            state.apply_action(action_of(state.core.move_id(bot.choose(state.core))))
+            if state.is_terminal():
+                break
+
+
+def test_openspiel_resample_redeals_what_the_player_cannot_see(pyspiel):
+    game = pyspiel.load_game("omen_heir")
+    state = game.new_initial_state()
+    state.apply_action(5)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    hands = {tuple(state.resample_from_infostate(0, sampler).core.hands[1]) for _ in range(10)}
+    assert len(hands) > 1
+
+
+def test_openspiel_python_ismcts_plays_the_adapter(pyspiel):
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("omen_heir")
+    state = game.new_initial_state()
+    state.apply_action(2)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 0.7, 20,
+                           random_state=np.random.RandomState(1))
+    assert bot.step(state) in state.legal_actions()
+
+
+def test_importing_the_openspiel_adapter_exits_cleanly(pyspiel):
+    """Registered games must not crash the interpreter at exit (a lambda factory did)."""
+    done = subprocess.run([sys.executable, "-P", "-c", "import omen_search.adapters.openspiel as o; "
+                           "import pyspiel; pyspiel.load_game('omen_heir')"],
+                          env=ENV, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+
+
+# ----------------------------------------------------------------------------- PettingZoo
+
+
+@pytest.fixture(scope="module")
+def pettingzoo_env():
+    pytest.importorskip("pettingzoo")
+    from omen_search.adapters import pettingzoo
+
+    return pettingzoo.env
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"level": "normal"}, {"emissary": True}])
+def test_pettingzoo_api_test(pettingzoo_env, kwargs):
+    from pettingzoo.test import api_test
+
+    api_test(pettingzoo_env(**kwargs), num_cycles=300, verbose_progress=False)
+
+
+def test_pettingzoo_seed_test(pettingzoo_env):
+    from pettingzoo.test import seed_test
+
+    seed_test(pettingzoo_env, num_cycles=200)
+
+
+def test_pettingzoo_mask_is_the_legal_moves_and_rewards_are_zero_sum(pettingzoo_env):
+    env = pettingzoo_env()
+    env.reset(seed=3)
+    rng = __import__("random").Random(1)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = sorted(int(a) for a in obs["action_mask"].nonzero()[0])
+        assert legal == sorted(info["moves"]) == sorted(action_of(m) for m in env.core.legal_move_ids())
+        env.step(rng.choice(legal))
+    assert sum(env._cumulative_rewards.values()) == 0
+    assert env.core.is_terminal()
+
+
+def test_pettingzoo_observation_hides_the_opponents_hand(pettingzoo_env):
+    env = pettingzoo_env()
+    env.reset(seed=9)
+    seen = env.observe("player_0")["observation"]
+    other = env.core.determinized(0, 1)
+    env.core = other
+    assert (env.observe("player_0")["observation"] == seen).all()
+
+
+# ------------------------------------------------------------------------- the comparison
+
+
+def test_compare_openspiel_script_runs_and_reports(pyspiel):
+    done = subprocess.run([sys.executable, "-P", str(ROOT / "bench" / "compare_openspiel.py"), "--games", "2",
+                           "--seconds", "0.01", "--our-iterations", "500", "--their-iterations", "5", "--workers", "1",
+                           "--json"], env=ENV, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-800:]
+    out = json.loads(done.stdout)
+    assert out["search"]["ratio"] > 1 and out["match"]["games"] == 2
+    assert 0 <= out["match"]["win_rate_low"] <= out["match"]["win_rate"] <= out["match"]["win_rate_high"] <= 1
+    assert set(out["playouts"]) == {"omen_core_plies_per_s", "hearts", "dou_dizhu", "crazy_eights"}

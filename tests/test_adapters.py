@@ -199,3 +199,13 @@ def test_compare_openspiel_script_runs_and_reports(pyspiel):
     assert out["search"]["ratio"] > 1 and out["match"]["games"] == 2
     assert 0 <= out["match"]["win_rate_low"] <= out["match"]["win_rate"] <= out["match"]["win_rate_high"] <= 1
     assert set(out["playouts"]) == {"omen_core_plies_per_s", "hearts", "dou_dizhu", "crazy_eights"}
+
+
+def test_the_code_in_docs_adapters_md_runs(pyspiel, pettingzoo_env):
+    import re
+
+    text = (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, "docs/adapters.md", "exec"), {})

@@ -1,5 +1,5 @@
-"""The ecosystem adapters: the shared action space, Omen as OpenSpiel games, a PettingZoo AEC
-environment, and the OpenSpiel side-by-side script (smoke run)."""
+"""The ecosystem adapters: the shared action space and observation encoding, Omen as OpenSpiel
+games, a PettingZoo AEC environment, and the OpenSpiel side-by-side script (smoke run)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ import pytest
 import omen_search
 from omen_search._core import CoreState
 from omen_search.adapters.actions import NUM_ACTIONS, action_of, packed_of
+from omen_search.adapters.encoding import SCALARS, ObservationEncoder
 from omen_search.bots import RandomBot
+from omen_search.cards import default_cards
 from omen_search.errors import OmenError
 from omen_search.reference.state import Config
 
@@ -45,6 +47,42 @@ def test_actions_outside_the_space_are_refused(action):
         packed_of(action)
 
 
+# ---------------------------------------------------------------------------- observations
+
+
+def test_doctests_of_the_encoding():
+    import doctest
+
+    from omen_search.adapters import encoding
+
+    failed, attempted = doctest.testmod(encoding)
+    assert attempted > 0 and failed == 0
+
+
+def test_the_encoding_layout_tiles_the_vector():
+    encoder = ObservationEncoder(default_cards())
+    starts = sorted(encoder.layout.values())
+    assert starts[0][0] == 0 and sum(length for _, length in starts) == encoder.size
+    assert all(a + n == b for (a, n), (b, _) in zip(starts, starts[1:]))
+    assert encoder.layout["scalars"][1] == len(SCALARS)
+
+
+@pytest.mark.parametrize("config", [Config(), Config(emissary=True), Config(level="brutal")])
+def test_the_encoding_is_what_the_seat_sees(config):
+    """Re-dealing what a seat cannot see leaves its vector alone; its own hand is in it."""
+    encoder = ObservationEncoder(default_cards())
+    seats = (0,) if config.solo else (0, 1)
+    for seed in range(6):
+        state = CoreState.new(seed=seed, config=config)
+        bot = RandomBot(seed)
+        while not state.is_terminal():
+            for p in seats:
+                vector = encoder.encode(state.observation(p))
+                assert vector[encoder.slice("hand")].sum() == state.hand_size(p)
+                assert (encoder.encode(state.determinized(p, seed).observation(p)) == vector).all()
+            state.apply(bot.choose(state))
+
+
 # ----------------------------------------------------------------------------- OpenSpiel
 
 
@@ -67,6 +105,7 @@ def test_openspiel_random_simulation_test(pyspiel, name, params):
 def test_openspiel_game_shape(pyspiel):
     game = pyspiel.load_game("omen_heir")
     assert game.num_players() == 2 and game.num_distinct_actions() == NUM_ACTIONS
+    assert game.observation_tensor_size() == ObservationEncoder(default_cards()).size
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 4096
@@ -109,6 +148,27 @@ def test_openspiel_resample_keeps_the_information_state(pyspiel):
                 break
 
 
+def test_openspiel_observations_private_and_public(pyspiel):
+    """The default observer sees the seat's hand (string and tensor); the public one sees no hand,
+    and gives the same string from either seat."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("omen_heir")
+    state = game.new_initial_state()
+    state.apply_action(11)
+    p = state.current_player()
+    hand = state.core.observation(p)["players"][p]["hand"]
+    assert hand and json.loads(state.observation_string(p))["players"][p]["hand"] == hand
+    encoder = ObservationEncoder(default_cards())
+    assert sum(state.observation_tensor(p)[encoder.slice("hand")]) == len(hand)
+    public = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False,
+                                                               private_info=pyspiel.PrivateInfoType.NONE))
+    text = public.string_from(state, p)
+    assert text == public.string_from(state, 1 - p) and json.loads(text)["players"][p]["hand"] is None
+    public.set_from(state, p)
+    assert public.dict["hand"].sum() == 0 and public.dict["scalars"][SCALARS.index("my_hand_size")] == len(hand)
+
+
 def test_openspiel_resample_redeals_what_the_player_cannot_see(pyspiel):
     game = pyspiel.load_game("omen_heir")
     state = game.new_initial_state()
@@ -128,6 +188,22 @@ def test_openspiel_python_ismcts_plays_the_adapter(pyspiel):
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 0.7, 20,
                            random_state=np.random.RandomState(1))
     assert bot.step(state) in state.legal_actions()
+
+
+def test_openspiel_cpp_ismcts_bot_refuses_python_games_without_crashing(pyspiel):
+    """What docs/adapters.md says: OpenSpiel's C++ ISMCTSBot, called with the GIL kept, cannot
+    resample a Python game's state (its bridge does not forward resample_from_infostate). If a
+    later OpenSpiel can, the side-by-side script uses the C++ bot and this test says so."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    saved = dict(os.environ)
+    try:
+        import compare_openspiel
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+        os.environ.clear()
+        os.environ.update(saved)  # the script pins OPENBLAS_NUM_THREADS for its own process
+    reason = compare_openspiel.cpp_ismcts_unavailable(pyspiel.load_game("omen_heir"))
+    assert reason is not None and "ResampleFromInfostate" in reason, "the C++ ISMCTSBot now plays: update the docs"
 
 
 def test_importing_the_openspiel_adapter_exits_cleanly(pyspiel):
@@ -193,12 +269,20 @@ def test_pettingzoo_observation_hides_the_opponents_hand(pettingzoo_env):
 def test_compare_openspiel_script_runs_and_reports(pyspiel):
     done = subprocess.run([sys.executable, "-P", str(ROOT / "bench" / "compare_openspiel.py"), "--games", "2",
                            "--seconds", "0.01", "--our-iterations", "500", "--their-iterations", "5", "--workers", "1",
-                           "--json"], env=ENV, capture_output=True, text=True, timeout=300)
+                           "--playout-seconds", "0.02", "--rounds", "1", "--json"],
+                          env=ENV, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-800:]
     out = json.loads(done.stdout)
-    assert out["search"]["ratio"] > 1 and out["match"]["games"] == 2
-    assert 0 <= out["match"]["win_rate_low"] <= out["match"]["win_rate"] <= out["match"]["win_rate_high"] <= 1
-    assert set(out["playouts"]) == {"omen_core_plies_per_s", "hearts", "dou_dizhu", "crazy_eights"}
+    assert out["search"]["ratio"] > 1 and out["search"]["cpp_ismcts_hearts_iterations_per_s"] > 0
+    match = out["match"]
+    assert match["games"] == 2 and match["our_wins"] + match["ties"] <= 2
+    assert 0 <= match["win_rate_low"] <= match["win_rate"] <= match["win_rate_high"] <= 1
+    assert match["openspiel_simulations_per_move"] > 0 and match["openspiel_seconds_per_move"] > 0
+    assert set(out["playouts"]) == {"omen_core", "rounds", "hearts", "dou_dizhu", "crazy_eights"}
+    for game in ("hearts", "dou_dizhu", "crazy_eights"):
+        for way in ("rollouts", "games"):
+            entry = out["playouts"][game][way]
+            assert entry["plies_per_s"] > 0 and entry["our_ratio"] > 0
 
 
 def test_the_code_in_docs_adapters_md_runs(pyspiel, pettingzoo_env):
@@ -206,6 +290,6 @@ def test_the_code_in_docs_adapters_md_runs(pyspiel, pettingzoo_env):
 
     text = (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) >= 2
     for block in blocks:
         exec(compile(block, "docs/adapters.md", "exec"), {})

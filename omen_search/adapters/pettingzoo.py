@@ -12,13 +12,11 @@
   (the Corrupted Heir moves inside the transitions).
 * Actions: ``Discrete(NUM_ACTIONS)``, the dense indices of :mod:`omen_search.adapters.actions`;
   ``action_mask`` marks the legal ones. ``info["moves"]`` maps the legal indices to our notation.
-* Observation: ``{"observation": int16 vector, "action_mask": int8 vector}``. The vector, for the
-  observing seat ``p`` with ``T`` unit designs (card-file order): ``p``'s hand counts (T); for each
-  city its reward tiles left (1), ``p``'s units there (T) and the opponent's (T); then 16 numbers:
-  ``p``'s coins, the opponent's coins, the opponent's hand size, the deck size, the discard size,
-  ``p``'s unused and used reward tiles, the opponent's unused and used, ``p``'s and the opponent's
-  completed structures and cards beneath the structure being built, whether ``p``'s god is
-  favoured, whether ``p`` is the active player, and the turn. Nothing ``p`` cannot see is in it.
+* Observation: ``{"observation": float32 vector, "action_mask": int8 vector}``. The vector is
+  :class:`omen_search.adapters.encoding.ObservationEncoder`'s encoding of what the agent's seat
+  sees (its hand, the cities, the discard pile, tiles, structures, phase and decision, coins...;
+  ``env.encoder.layout`` names every segment); nothing the seat cannot see is in it. The mask
+  is all zeros for an agent that is not to move.
 * Rewards: +1 to the winner and -1 to the loser when the game ends (0 each for a tie).
 """
 
@@ -32,13 +30,11 @@ from pettingzoo import AECEnv
 
 from omen_search._core import CoreState
 from omen_search.adapters.actions import NUM_ACTIONS, action_of, packed_of
+from omen_search.adapters.encoding import ObservationEncoder
 from omen_search.cards import CardSet, default_cards
 from omen_search.errors import UsageError
 from omen_search.reference.state import Config
 from omen_search.render import describe_board
-
-EXTRA = 16
-
 
 def env(**kwargs: Any) -> OmenEnv:
     """An Omen environment (see :class:`OmenEnv` for the arguments)."""
@@ -59,11 +55,11 @@ class OmenEnv(AECEnv):
         self.render_mode = render_mode
         self.config = Config(level=level, emissary=emissary)
         self.cards = cards or default_cards()
-        self.T = len(self.cards.units)
+        self.encoder = ObservationEncoder(self.cards)
         self.possible_agents = ["player_0"] if self.config.solo else ["player_0", "player_1"]
-        size = self.T + 3 * (1 + 2 * self.T) + EXTRA
+        high = float(max(1000, self.config.max_turns))  # counts are at most 40; the turn at most max_turns
         self._obs_space = spaces.Dict({
-            "observation": spaces.Box(0, 1000, (size,), np.int16),
+            "observation": spaces.Box(0.0, high, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
         })
         self._act_space = spaces.Discrete(NUM_ACTIONS)
@@ -105,24 +101,7 @@ class OmenEnv(AECEnv):
 
     def _vector(self, p: int) -> np.ndarray:
         assert self.core is not None
-        o = self.core.observation(p)
-        index = {u.name: t for t, u in enumerate(self.cards.units)}
-
-        def counts(names: list[str]) -> list[int]:
-            out = [0] * self.T
-            for name in names:
-                out[index[name]] += 1
-            return out
-
-        me, them = o["players"][p], o["players"][1 - p]
-        vector = counts(me["hand"])
-        for c in range(3):
-            vector += [o["city_tiles"][c]] + counts(o["cities"][c][p]) + counts(o["cities"][c][1 - p])
-        vector += [me["coins"], them["coins"], them["hand_size"], o["deck_size"], len(o["discard"]),
-                   len(me["unused_tiles"]), len(me["used_tiles"]), them["unused_count"], len(them["used_tiles"]),
-                   len(me["completed"]), len(them["completed"]), me["under_count"], them["under_count"],
-                   int(o["favor"] == o["config"]["gods"][p]), int(o["active"] == p), o["turn"]]
-        return np.array(vector, np.int16)
+        return self.encoder.encode(self.core.observation(p))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -63,6 +63,9 @@ _OP_CODES = {
 }
 _FILTERS = {"any": 0, "neutral": 1, "anubis": 2, "horus": 3, "treasured": 4}
 
+cdef enum:
+    FILTER_NEUTRAL = 1  # _FILTERS["neutral"]
+
 # phases: index into positions.PHASES
 cdef enum:
     PH_EMISSARY = 0
@@ -249,11 +252,55 @@ cdef extern from *:
     static inline void omen_barrier(void* p) { __asm__ __volatile__("" : : "g"(p) : "memory"); }
     static inline int omen_load_flag(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void omen_store_flag(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline uint64_t omen_nonzero48(const uint8_t* xs) {
+        const __m128i zero = _mm_setzero_si128();
+        uint64_t a = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)xs), zero));
+        uint64_t b = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(xs + 16)), zero));
+        uint64_t c = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(xs + 32)), zero));
+        return a | (b << 16) | (c << 32);
+    }
+    static inline int omen_sum48(const uint8_t* xs) {
+        const __m128i zero = _mm_setzero_si128();
+        __m128i s = _mm_add_epi64(_mm_sad_epu8(_mm_loadu_si128((const __m128i*)xs), zero),
+                                  _mm_sad_epu8(_mm_loadu_si128((const __m128i*)(xs + 16)), zero));
+        s = _mm_add_epi64(s, _mm_sad_epu8(_mm_loadu_si128((const __m128i*)(xs + 32)), zero));
+        return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
+    }
+    #else
+    static inline uint64_t omen_nonzero48(const uint8_t* xs) {
+        uint64_t m = 0;
+        for (int t = 0; t < 48; t++) m |= (uint64_t)(xs[t] != 0) << t;
+        return m;
+    }
+    static inline int omen_sum48(const uint8_t* xs) {
+        int n = 0;
+        for (int t = 0; t < 48; t++) n += xs[t];
+        return n;
+    }
+    #endif
     """
     int __builtin_clzll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+    uint64_t omen_nonzero48(const uint8_t* xs) nogil  # bit t set: xs[t] != 0, for the 48 (MAX_T) entries
+    int omen_sum48(const uint8_t* xs) nogil  # the sum of the 48 (MAX_T) entries
     void omen_barrier(void* p) nogil  # a compiler barrier: the bytes at p are used
     int omen_load_flag(int* p) nogil  # a flag another thread may set (a search's stop request)
     void omen_store_flag(int* p, int v) nogil
+
+assert MAX_T == 48  # omen_nonzero48 reads exactly MAX_T bytes
+
+
+cdef inline uint64_t units_present(const uint8_t* counts) noexcept nogil:
+    """The set of units with a nonzero count, as bits; iterate with :func:`pop_unit`, lowest first."""
+    return omen_nonzero48(counts)
+
+cdef inline int pop_unit(uint64_t* units) noexcept nogil:
+    """The lowest unit of a nonempty set, removed from it."""
+    cdef int t = __builtin_ctzll(units[0])
+    units[0] &= units[0] - 1
+    return t
 
 cdef inline void rng_seed(uint64_t* s, uint64_t seed) noexcept nogil:
     cdef uint64_t x = seed, z
@@ -286,16 +333,10 @@ cdef inline void shuffle_u8(Ctx* c, uint8_t* xs, int n) noexcept nogil:
 # -- small helpers (reference: GameState "small helpers")
 
 cdef inline int devoted_to(const Tables* tb, int t, int god) noexcept nogil:
-    return tb.devotion[t] == god or tb.devotion[t] == 2
+    return tb.devoted[god][t]
 
 cdef inline int matches(const Tables* tb, int t, int f) noexcept nogil:
-    if f == 0:
-        return 1
-    if f == 1:
-        return tb.devotion[t] == 3
-    if f == 4:
-        return tb.treasured[t]
-    return devoted_to(tb, t, f - 2)
+    return tb.passes[f][t]
 
 cdef inline int resolves_for(Ctx* c, int t, int p) noexcept nogil:
     cdef int d = c.tb.devotion[t]
@@ -307,20 +348,27 @@ cdef inline int favored(State* s, int p) noexcept nogil:
 cdef inline int supply(State* s) noexcept nogil:
     return COINS - s.coins[0] - s.coins[1] - s.reserve
 
-cdef inline int side_count(const Tables* tb, State* s, int city, int p) noexcept nogil:
+cdef inline int weighted(const uint8_t* counts, const uint8_t* weights) noexcept nogil:
+    """Sum of ``counts[t] * weights[t]`` over all MAX_T units: a fixed length the compiler vectorises
+    (entries past T are 0 in states and tables)."""
     cdef int t, n = 0
-    for t in range(tb.T):
-        n += s.cities[city][p][t] * tb.size[t]
+    for t in range(MAX_T):
+        n += counts[t] * weights[t]
     return n
+
+cdef inline int side_count(const Tables* tb, State* s, int city, int p) noexcept nogil:
+    """Units in a city side, a COLOSSAL unit counting 2 (H-colossal)."""
+    cdef uint8_t colossal[MAX_T]
+    cdef int t
+    for t in range(MAX_T):
+        colossal[t] = s.cities[city][p][t] & tb.colossal[t]
+    return omen_sum48(s.cities[city][p]) + omen_sum48(colossal)
 
 cdef inline int fits(const Tables* tb, State* s, int city, int p, int t) noexcept nogil:
     return side_count(tb, s, city, p) + tb.size[t] <= CAPACITY
 
 cdef inline int hand_size(const Tables* tb, State* s, int p) noexcept nogil:
-    cdef int t, n = 0
-    for t in range(tb.T):
-        n += s.hands[p][t]
-    return n
+    return omen_sum48(s.hands[p])
 
 cdef inline int sum_u8(const uint8_t* xs, int n) noexcept nogil:
     cdef int i, total = 0
@@ -447,29 +495,22 @@ cdef inline const Instr* instr(const Tables* tb, int prog, int index) noexcept n
 # -- strength and war
 
 cdef int strength(const Tables* tb, State* s, int city, int p) noexcept nogil:
-    cdef int t, total = 0, bonus = 1 if favored(s, p) else 0
-    for t in range(tb.T):
-        if s.cities[city][p][t]:
-            total += s.cities[city][p][t] * (tb.strength[t] + (bonus if tb.invocation[t] else 0))
+    cdef int total = weighted(s.cities[city][p], tb.strength)
+    if favored(s, p):
+        total += weighted(s.cities[city][p], tb.invocation)
     return total
 
 cdef int printed_cost(const Tables* tb, State* s, int city, int p) noexcept nogil:
-    cdef int t, total = 0
-    for t in range(tb.T):
-        total += s.cities[city][p][t] * tb.cost[t]
-    return total
+    return weighted(s.cities[city][p], tb.cost)
 
 cdef int war_torn(const Tables* tb, State* s, int* out) noexcept nogil:
     """H-war-1: fills ``out`` with the war-torn cities; returns how many."""
     cdef int c, n = 0, other = 1 - s.active, mine, theirs
-    for c in range(NCITIES):
-        if s.city_tiles_n[c] == 0:
-            continue
+    for c in range(NCITIES):  # branch-free: write always, keep if war-torn
         theirs = side_count(tb, s, c, other)
         mine = side_count(tb, s, c, s.active)
-        if theirs >= 3 or theirs + mine >= 5:
-            out[n] = c
-            n += 1
+        out[n] = c
+        n += (s.city_tiles_n[c] != 0) & ((theirs >= 3) | (theirs + mine >= 5))
     return n
 
 cdef void resolve_war(Ctx* c, int city) noexcept nogil:
@@ -499,9 +540,7 @@ cdef void resolve_war(Ctx* c, int city) noexcept nogil:
 
 cdef inline int play_cost(Ctx* c, int p, int t) noexcept nogil:
     cdef int cost = c.tb.cost[t]
-    if devoted_to(c.tb, t, c.s.gods[p]) and not c.s.discount_used:
-        return cost - 1 if cost > 0 else 0
-    return cost
+    return cost - (devoted_to(c.tb, t, c.s.gods[p]) & (c.s.discount_used == 0) & (cost > 0))
 
 cdef inline void flip_favor(Ctx* c, int t) noexcept nogil:
     """H-surge-4: favor flips when the unit is devoted to the god not favored."""
@@ -531,16 +570,20 @@ cdef void play_unit(Ctx* c, int p, int t, int city, int paid) noexcept nogil:
         push(c, tb.prog_reinforce_choice, p, city)
 
 cdef int play_moves(Ctx* c, int p, const uint8_t* counts, int paid, int only_god, int32_t* out) noexcept nogil:
-    cdef int t, city, n = 0
-    for t in range(c.tb.T):
-        if not counts[t] or (only_god and not devoted_to(c.tb, t, c.s.gods[p])):
-            continue
-        if paid and play_cost(c, p, t) > c.s.coins[p]:
-            continue
-        for city in range(NCITIES):
-            if fits(c.tb, c.s, city, p, t):
-                out[n] = mk(V_PLAY, t, city)
-                n += 1
+    cdef const Tables* tb = c.tb
+    cdef int t, city, ok, n = 0
+    cdef int room[NCITIES]
+    for city in range(NCITIES):
+        room[city] = CAPACITY - side_count(tb, c.s, city, p)
+    cdef uint64_t units = units_present(counts)
+    if only_god:
+        units &= tb.devoted_set[c.s.gods[p]]
+    while units:
+        t = pop_unit(&units)
+        ok = (paid == 0) | (play_cost(c, p, t) <= c.s.coins[p])
+        for city in range(NCITIES):  # branch-free: write always, keep if playable and it fits
+            out[n] = mk(V_PLAY, t, city)
+            n += ok & (tb.size[t] <= room[city])
     return n
 
 
@@ -551,9 +594,8 @@ cdef int pick_keys(const uint8_t* counts, int size, int last, int remaining, int
     for k in range(last, size):
         suffix += counts[k]
     for k in range(last, size):
-        if counts[k] and (not mandatory or suffix >= remaining):
-            out[n] = k
-            n += 1
+        out[n] = k
+        n += (counts[k] != 0) & ((not mandatory) | (suffix >= remaining))
         suffix -= counts[k]
     return n
 
@@ -569,9 +611,8 @@ cdef int entomb_counts(Ctx* c, const Decision* d, uint8_t* counts) noexcept nogi
         if e.where == 1 and city != d.city:
             continue
         for t in range(T):
-            if c.s.cities[city][side][t] and matches(c.tb, t, e.filter):
-                counts[city * T + t] = c.s.cities[city][side][t]
-                total += counts[city * T + t]
+            counts[city * T + t] = c.s.cities[city][side][t] * matches(c.tb, t, e.filter)
+            total += counts[city * T + t]
     return total
 
 cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
@@ -579,6 +620,7 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
     cdef State* s = c.s
     cdef const Tables* tb = c.tb
     cdef int T = tb.T, p = d.player, n = 0, t, k, city, src, dst, v, nk, god, slot
+    cdef uint64_t units
     cdef int keys[NCITIES * MAX_T]
     cdef uint8_t counts[NCITIES * MAX_T]
     cdef int cities[NCITIES]
@@ -586,14 +628,12 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
     cdef int kind = d.kind
     if kind == DK_EMISSARY:
         for t in range(T):
-            if s.hands[p][t]:
-                out[n] = mk(V_EMISSARY, t)
-                n += 1
+            out[n] = mk(V_EMISSARY, t)
+            n += s.hands[p][t] != 0
     elif kind == DK_REVEAL:
         for t in range(T):
-            if s.hands[p][t] and tb.devotion[t] == 3:
-                out[n] = mk(V_REVEAL, t)
-                n += 1
+            out[n] = mk(V_REVEAL, t)
+            n += (s.hands[p][t] != 0) & (tb.devotion[t] == 3)
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_WEALTH:
@@ -614,10 +654,10 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
     elif kind == DK_REINFORCE:
         god = s.gods[p]
         for city in range(NCITIES):
-            for t in range(T):
-                if s.cities[city][p][t] and tb.prog_reinforce[t] >= 0 and devoted_to(tb, t, god):
-                    out[n] = mk(V_REINFORCE, t, city)
-                    n += 1
+            units = units_present(s.cities[city][p]) & tb.reinforcer_set[god]
+            while units:
+                out[n] = mk(V_REINFORCE, pop_unit(&units), city)
+                n += 1
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_WAR:
@@ -626,17 +666,18 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
             out[n] = mk(V_WAR, 0, cities[k])
             n += 1
     elif kind == DK_KEEP:
-        for t in range(d.last, T):
-            if s.limbo[t] and tb.size[t] <= d.n:
-                out[n] = mk(V_KEEP, t)
-                n += 1
+        units = units_present(s.limbo) & ~((<uint64_t>1 << d.last) - 1)
+        if d.n < 2:  # room for no COLOSSAL unit (size 2), or for none at all
+            units &= 0 if d.n < 1 else ~tb.colossal_set
+        while units:
+            out[n] = mk(V_KEEP, pop_unit(&units))
+            n += 1
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_ENDURING:
         for t in range(T):
-            if s.destroyed[p][t]:
-                out[n] = mk(V_ENDURING, t)
-                n += 1
+            out[n] = mk(V_ENDURING, t)
+            n += s.destroyed[p][t] != 0
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_DISCARD:
@@ -675,9 +716,8 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
         for k in range(s.discard_n):
             counts[s.discard[k]] += 1
         for t in range(d.last, T):
-            if counts[t]:
-                out[n] = mk(V_TAKE, t)
-                n += 1
+            out[n] = mk(V_TAKE, t)
+            n += counts[t] != 0
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_MOVE:
@@ -720,23 +760,24 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
     elif kind == DK_OFFERING:
         out[n] = mk(V_PASS)
         n += 1
-        for t in range(T):
-            if not s.hands[p][t]:
-                continue
+        nk = 0  # the structures a unit can be built into
+        if s.building[p] >= 0:
+            cities[0] = s.building[p]
+            nk = 1
+        else:
+            for slot in range(3):
+                cities[nk] = slot
+                nk += s.completed[p][slot] == 0
+        units = units_present(s.hands[p])
+        while units:
+            t = pop_unit(&units)
             v = tb.offering[t]
-            k = v
-            while k >= 0:
-                out[n] = mk(V_OFFER, t, 0, 0, k, v - k)
-                n += 1
-                k -= 1
-            if s.building[p] >= 0:
-                out[n] = mk(V_BUILD, t, 0, 0, 0, 0, s.building[p])
-                n += 1
-            else:
-                for slot in range(3):
-                    if not s.completed[p][slot]:
-                        out[n] = mk(V_BUILD, t, 0, 0, 0, 0, slot)
-                        n += 1
+            for k in range(tb.max_offering + 1):  # a fixed length: the writes past v are overwritten
+                out[n + k] = mk(V_OFFER, t, 0, 0, (v - k) & 31, k)
+            n += v + 1
+            for k in range(nk):
+                out[n + k] = mk(V_BUILD, t, 0, 0, 0, 0, cities[k])
+            n += nk
     return n
 
 cdef inline int has_choice(Ctx* c, const Decision* d) noexcept nogil:
@@ -1053,11 +1094,8 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         set8(c, &s.phase, PH_WEALTH_AGAIN)
     elif ph == PH_WEALTH_AGAIN:
         set8(c, &s.phase, PH_WEALTH)
-        if not s.reveal_again_used:
-            for t in range(tb.T):
-                if s.hands[s.active][t] and tb.devotion[t] == 3:
-                    set_pending(c, DK_REVEAL, s.active)
-                    return
+        if not s.reveal_again_used and weighted(s.hands[s.active], tb.passes[FILTER_NEUTRAL]):
+            set_pending(c, DK_REVEAL, s.active)
     elif ph == PH_WEALTH:
         set_pending(c, DK_WEALTH, s.active, -1, 2 if s.first_turn else 3)
     elif ph == PH_SURGE_START:
@@ -1576,6 +1614,10 @@ cdef class CoreTables:
         if (T > MAX_T or sum(u.copies for u in cards.units) + sum(n for _, n in cards.ablated) > NCARDS
                 or len(cards.rewards) != NTILES):
             raise UsageError(f"cards: the core needs at most {NCARDS} cards of at most {MAX_T} designs and {NTILES} tiles")
+        # the longest list of legal moves is an offering (pass, then per unit in hand its offers and
+        # up to 3 builds), written with up to max_offering spare entries: it must fit the move buffers
+        if 1 + sum(u.offering + 4 for u in cards.units) + max(u.offering for u in cards.units) > MAX_MOVES:
+            raise UsageError(f"cards: the units' OFFERING values are too large for the core's {MAX_MOVES}-move lists")
         self.tb.T = T
         self.tb.n_tiles = len(cards.rewards)
         self._code_n = 0
@@ -1587,8 +1629,21 @@ cdef class CoreTables:
             self.tb.cost[t] = u.cost
             self.tb.strength[t] = u.strength
             self.tb.offering[t] = u.offering
+            self.tb.max_offering = max(self.tb.max_offering, u.offering)
             self.tb.size[t] = u.size
+            self.tb.colossal[t] = 0xFF if u.size == 2 else 0
+            self.tb.colossal_set |= (1 << t) if u.size == 2 else 0
             self.tb.devotion[t] = _DEVOTION[u.devotion]
+            for g in range(2):
+                self.tb.devoted[g][t] = self.tb.devotion[t] in (g, 2)
+                if self.tb.devoted[g][t]:
+                    self.tb.devoted_set[g] |= 1 << t
+                    if u.reinforce:
+                        self.tb.reinforcer_set[g] |= 1 << t
+            for f, passes in _FILTERS.items():
+                self.tb.passes[passes][t] = (f == "any" or (f == "neutral" and u.devotion == "neutral")
+                                             or (f == "treasured" and u.treasured)
+                                             or (f in GODS and self.tb.devoted[_GOD_INDEX[f]][t]))
             self.tb.treasured[t] = u.treasured
             self.tb.enduring[t] = u.enduring
             self.tb.invocation[t] = bool(u.invocation)

@@ -43,6 +43,8 @@ cdef struct Tables:
     uint8_t strength[MAX_T]
     uint8_t offering[MAX_T]
     uint8_t size[MAX_T]             # 2 for COLOSSAL
+    uint8_t colossal[MAX_T]         # 0xFF for COLOSSAL, else 0 (a byte mask)
+    uint64_t colossal_set           # bit t set for the COLOSSAL units
     uint8_t devotion[MAX_T]
     uint8_t treasured[MAX_T]
     uint8_t enduring[MAX_T]
@@ -50,6 +52,11 @@ cdef struct Tables:
     uint8_t maneuver[MAX_T]         # MANEUVER N (0: none)
     uint8_t copies[MAX_T]
     uint8_t dealt[MAX_T]            # copies shuffled into the deck (more than `copies` for an ablated unit)
+    uint8_t devoted[2][MAX_T]       # [god][unit]: devoted to that god (devotion god or both)
+    uint8_t passes[5][MAX_T]        # [filter][unit]: the unit passes the effect filter (FILTER_*)
+    uint64_t devoted_set[2]         # [god]: bit t set for the units devoted to that god
+    uint64_t reinforcer_set[2]      # [god]: bit t set for the units with REINFORCE devoted to that god
+    uint8_t max_offering            # the largest OFFERING of the set
     int16_t prog_reinforce[MAX_T]   # -1: no such ability
     int16_t prog_invocation[MAX_T]
     int16_t prog_labor[MAX_T]

@@ -170,6 +170,54 @@ def test_custom_card_file_runs_on_the_core(tmp_path):
         assert mismatch is None, str(mismatch)
 
 
+def _seed_card_text() -> str:
+    from importlib import resources
+
+    return resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
+
+
+def test_core_agrees_on_a_set_with_other_offerings_and_colossal_units(tmp_path):
+    """The core's precomputed unit sets and fixed-length move writes follow the card file: offerings
+    of 0 and 9 and an extra COLOSSAL unit play the same games on both engines."""
+    import re
+
+    from omen_search.cards import load_cards
+
+    text = _seed_card_text().replace('keywords = ["TREASURED"]', 'keywords = ["TREASURED", "COLOSSAL"]', 1)
+    text = re.sub(r"offering = 4", "offering = 9", text)
+    text = re.sub(r"offering = 2", "offering = 0", text)
+    path = tmp_path / "cards.toml"
+    path.write_text(text, encoding="utf-8")
+    cards = load_cards(path)
+    assert {u.offering for u in cards.units} >= {0, 9} and sum(u.colossal for u in cards.units) > sum(
+        u.colossal for u in load_cards(None).units)
+    for seed in range(40):
+        mismatch, _ = compare_game(seed, cards=cards)
+        assert mismatch is None, str(mismatch)
+
+
+def test_core_refuses_offerings_too_large_for_its_move_lists(tmp_path):
+    """An offering decision lists every offer of every unit in hand; a set where that could overflow
+    the core's move buffers is refused with a UsageError instead of writing past them."""
+    from omen_search.cards import load_cards
+    from omen_search.errors import UsageError
+
+    text = _seed_card_text()
+    head, *units = text.split("[[unit]]\n")
+    rest = units[-1][units[-1].index("[[reward]]"):]
+    units[-1] = units[-1][:units[-1].index("[[reward]]")]
+    clones = []
+    for i in range(40):  # 40 designs of one copy each, every offering 31
+        unit = units[i % len(units)].replace("offering = ", "offering = 31 #", 1)
+        unit = unit.replace(f'name = "', f'name = "Copy {i} of ', 1)
+        clones.append(unit.replace("copies = ", "copies = 1 #", 1).rstrip() + "\n\n")
+    path = tmp_path / "cards.toml"
+    path.write_text(head + "".join("[[unit]]\n" + u for u in clones) + rest, encoding="utf-8")
+    cards = load_cards(path)
+    with pytest.raises(UsageError, match="OFFERING values are too large"):
+        CoreState.new(seed=0, cards=cards)
+
+
 def test_cli_perft_equal_on_both_engines(capsys):
     counts = {}
     for engine in ("core", "reference"):

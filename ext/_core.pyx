@@ -302,6 +302,17 @@ cdef inline int pop_unit(uint64_t* units) noexcept nogil:
     units[0] &= units[0] - 1
     return t
 
+cdef inline uint64_t units_from(int first) noexcept nogil:
+    """The set of units ``first`` and above."""
+    return ~((<uint64_t>1 << first) - 1)
+
+cdef inline int emit_units(int32_t* out, int n, uint64_t units, int verb) noexcept nogil:
+    """Append ``verb`` of each unit of the set, lowest first; returns the new length."""
+    while units:
+        out[n] = mk(verb, pop_unit(&units))
+        n += 1
+    return n
+
 cdef inline void rng_seed(uint64_t* s, uint64_t seed) noexcept nogil:
     cdef uint64_t x = seed, z
     cdef int i
@@ -362,19 +373,17 @@ cdef inline int side_count(const Tables* tb, State* s, int city, int p) noexcept
     cdef int t
     for t in range(MAX_T):
         colossal[t] = s.cities[city][p][t] & tb.colossal[t]
-    return omen_sum48(s.cities[city][p]) + omen_sum48(colossal)
+    return unit_total(s.cities[city][p]) + unit_total(colossal)
 
 cdef inline int fits(const Tables* tb, State* s, int city, int p, int t) noexcept nogil:
     return side_count(tb, s, city, p) + tb.size[t] <= CAPACITY
 
 cdef inline int hand_size(const Tables* tb, State* s, int p) noexcept nogil:
-    return omen_sum48(s.hands[p])
+    return unit_total(s.hands[p])
 
-cdef inline int sum_u8(const uint8_t* xs, int n) noexcept nogil:
-    cdef int i, total = 0
-    for i in range(n):
-        total += xs[i]
-    return total
+cdef inline int unit_total(const uint8_t* counts) noexcept nogil:
+    """The sum of a count array over all MAX_T units."""
+    return omen_sum48(counts)
 
 cdef inline int take_top(Ctx* c) noexcept nogil:
     """Top card of the deck, reshuffling the discard pile if it is empty (H-deck-1); -1 if none."""
@@ -621,19 +630,16 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
     cdef const Tables* tb = c.tb
     cdef int T = tb.T, p = d.player, n = 0, t, k, city, src, dst, v, nk, god, slot
     cdef uint64_t units
+    cdef int room[NCITIES]
     cdef int keys[NCITIES * MAX_T]
     cdef uint8_t counts[NCITIES * MAX_T]
     cdef int cities[NCITIES]
     cdef const Instr* e
     cdef int kind = d.kind
     if kind == DK_EMISSARY:
-        for t in range(T):
-            out[n] = mk(V_EMISSARY, t)
-            n += s.hands[p][t] != 0
+        n = emit_units(out, n, units_present(s.hands[p]), V_EMISSARY)
     elif kind == DK_REVEAL:
-        for t in range(T):
-            out[n] = mk(V_REVEAL, t)
-            n += (s.hands[p][t] != 0) & (tb.devotion[t] == 3)
+        n = emit_units(out, n, units_present(s.hands[p]) & tb.filter_set[FILTER_NEUTRAL], V_REVEAL)
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_WEALTH:
@@ -666,18 +672,14 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
             out[n] = mk(V_WAR, 0, cities[k])
             n += 1
     elif kind == DK_KEEP:
-        units = units_present(s.limbo) & ~((<uint64_t>1 << d.last) - 1)
+        units = units_present(s.limbo) & units_from(d.last)
         if d.n < 2:  # room for no COLOSSAL unit (size 2), or for none at all
             units &= 0 if d.n < 1 else ~tb.colossal_set
-        while units:
-            out[n] = mk(V_KEEP, pop_unit(&units))
-            n += 1
+        n = emit_units(out, n, units, V_KEEP)
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_ENDURING:
-        for t in range(T):
-            out[n] = mk(V_ENDURING, t)
-            n += s.destroyed[p][t] != 0
+        n = emit_units(out, n, units_present(s.destroyed[p]), V_ENDURING)
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_DISCARD:
@@ -690,10 +692,8 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
             n += 1
     elif kind == DK_TRASH:
         e = instr(tb, d.prog, d.index)
-        for t in range(d.last, T):
-            if s.hands[1 - p][t] and matches(tb, t, e.filter):
-                out[n] = mk(V_DISCARD, t)
-                n += 1
+        n = emit_units(out, n, units_present(s.hands[1 - p]) & tb.filter_set[e.filter] & units_from(d.last),
+                       V_DISCARD)
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_ENTOMB:
@@ -722,34 +722,29 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
         n += 1
     elif kind == DK_MOVE:
         e = instr(tb, d.prog, d.index)
+        for dst in range(NCITIES):
+            room[dst] = CAPACITY - side_count(tb, s, dst, p)
         for src in range(NCITIES):
-            for t in range(T):
-                if not s.cities[src][p][t] or (e.mode == 1 and tb.maneuver[t]):
-                    continue
-                for dst in range(NCITIES):
-                    if dst == src or not fits(tb, s, dst, p, t):
-                        continue
-                    if e.mode == 1 and d.city != src and d.city != dst:
-                        continue
+            units = units_present(s.cities[src][p])
+            if e.mode == 1:  # a MANEUVER move: not a MANEUVER unit, and from or to the maneuvering city
+                units &= ~tb.maneuver_set
+            while units:
+                t = pop_unit(&units)
+                for dst in range(NCITIES):  # branch-free: write always, keep if allowed
                     out[n] = mk(V_MOVE, t, src, dst)
-                    n += 1
+                    n += ((dst != src) & (tb.size[t] <= room[dst])
+                          & ((e.mode != 1) | (d.city == src) | (d.city == dst)))
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_STEAL:
         e = instr(tb, d.prog, d.index)
-        for t in range(T):
-            if s.cities[d.city][1 - p][t] and matches(tb, t, e.filter):
-                out[n] = mk(V_TAKE, t)
-                n += 1
+        n = emit_units(out, n, units_present(s.cities[d.city][1 - p]) & tb.filter_set[e.filter], V_TAKE)
     elif kind == DK_PLAY_FREE:
         n = play_moves(c, p, s.hands[p], 0, 0, out)
     elif kind == DK_UNEARTH:
         if d.last == 0 and d.card < 0:
             n = play_moves(c, p, s.revealed, 0, 1, out)
-        for t in range(d.last, T):
-            if s.revealed[t]:
-                out[n] = mk(V_TAKE, t)
-                n += 1
+        n = emit_units(out, n, units_present(s.revealed) & units_from(d.last), V_TAKE)
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_CHOOSE:
@@ -963,7 +958,7 @@ cdef void heir_surge(Ctx* c) noexcept nogil:
             break
         city = (placed + 1) % NCITIES
     slot = s.building[CH]
-    if slot >= 0 and sum_u8(s.under[CH], MAX_T) >= tb.build[s.gods[CH]][slot]:
+    if slot >= 0 and unit_total(s.under[CH]) >= tb.build[s.gods[CH]][slot]:
         set8(c, &s.completed[CH][slot], 1)
         seti8(c, &s.building[CH], -1)
         memcpy(beneath, s.under[CH], MAX_T)
@@ -1094,7 +1089,7 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         set8(c, &s.phase, PH_WEALTH_AGAIN)
     elif ph == PH_WEALTH_AGAIN:
         set8(c, &s.phase, PH_WEALTH)
-        if not s.reveal_again_used and weighted(s.hands[s.active], tb.passes[FILTER_NEUTRAL]):
+        if not s.reveal_again_used and units_present(s.hands[s.active]) & tb.filter_set[FILTER_NEUTRAL]:
             set_pending(c, DK_REVEAL, s.active)
     elif ph == PH_WEALTH:
         set_pending(c, DK_WEALTH, s.active, -1, 2 if s.first_turn else 3)
@@ -1105,7 +1100,7 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         p = s.active
         set8(c, &s.phase, PH_SURGE)
         slot = s.building[p]
-        if slot >= 0 and sum_u8(s.under[p], MAX_T) >= tb.build[s.gods[p]][slot]:
+        if slot >= 0 and unit_total(s.under[p]) >= tb.build[s.gods[p]][slot]:
             set8(c, &s.completed[p][slot], 1)
             seti8(c, &s.building[p], -1)
             L(c, s.revealed, MAX_T)
@@ -1148,7 +1143,7 @@ cdef void step_phase(Ctx* c) noexcept nogil:
     elif ph == PH_WAR_ENDURING:
         for k0 in range(2):
             p = s.active if k0 == 0 else 1 - s.active
-            if sum_u8(s.destroyed[p], MAX_T):
+            if unit_total(s.destroyed[p]):
                 if hand_size(tb, s, p) >= 1:
                     set_pending(c, DK_ENDURING, p)
                     return
@@ -1344,7 +1339,7 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
         if verb == V_TAKE:
             inc(c, &s.revealed[a], -1)
             to_hand_public(c, p, a)
-            if d.n - 1 > 0 and sum_u8(s.revealed, MAX_T):
+            if d.n - 1 > 0 and unit_total(s.revealed):
                 set_pending(c, DK_UNEARTH, p, d.owner, d.n - 1, a, a, d.city, d.prog, d.index)
                 run(c)
                 return
@@ -1640,10 +1635,12 @@ cdef class CoreTables:
                     self.tb.devoted_set[g] |= 1 << t
                     if u.reinforce:
                         self.tb.reinforcer_set[g] |= 1 << t
-            for f, passes in _FILTERS.items():
-                self.tb.passes[passes][t] = (f == "any" or (f == "neutral" and u.devotion == "neutral")
-                                             or (f == "treasured" and u.treasured)
-                                             or (f in GODS and self.tb.devoted[_GOD_INDEX[f]][t]))
+            for f, code in _FILTERS.items():
+                self.tb.passes[code][t] = (f == "any" or (f == "neutral" and u.devotion == "neutral")
+                                           or (f == "treasured" and u.treasured)
+                                           or (f in GODS and self.tb.devoted[_GOD_INDEX[f]][t]))
+                self.tb.filter_set[code] |= <uint64_t>self.tb.passes[code][t] << t
+            self.tb.maneuver_set |= (1 << t) if u.maneuver else 0
             self.tb.treasured[t] = u.treasured
             self.tb.enduring[t] = u.enduring
             self.tb.invocation[t] = bool(u.invocation)

@@ -54,6 +54,8 @@ cdef struct Tables:
     uint8_t dealt[MAX_T]            # copies shuffled into the deck (more than `copies` for an ablated unit)
     uint8_t devoted[2][MAX_T]       # [god][unit]: devoted to that god (devotion god or both)
     uint8_t passes[5][MAX_T]        # [filter][unit]: the unit passes the effect filter (FILTER_*)
+    uint64_t filter_set[5]          # [filter]: bit t set for the units that pass it
+    uint64_t maneuver_set           # bit t set for the units with MANEUVER
     uint64_t devoted_set[2]         # [god]: bit t set for the units devoted to that god
     uint64_t reinforcer_set[2]      # [god]: bit t set for the units with REINFORCE devoted to that god
     uint8_t max_offering            # the largest OFFERING of the set

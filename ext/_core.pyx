@@ -261,11 +261,14 @@ cdef extern from *:
         uint64_t c = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(xs + 32)), zero));
         return a | (b << 16) | (c << 32);
     }
-    static inline int omen_sum48(const uint8_t* xs) {
+    static inline int omen_sum48_and(const uint8_t* xs, const uint8_t* mask) {
         const __m128i zero = _mm_setzero_si128();
-        __m128i s = _mm_add_epi64(_mm_sad_epu8(_mm_loadu_si128((const __m128i*)xs), zero),
-                                  _mm_sad_epu8(_mm_loadu_si128((const __m128i*)(xs + 16)), zero));
-        s = _mm_add_epi64(s, _mm_sad_epu8(_mm_loadu_si128((const __m128i*)(xs + 32)), zero));
+        __m128i s = _mm_setzero_si128();
+        for (int i = 0; i < 48; i += 16) {
+            __m128i x = _mm_and_si128(_mm_loadu_si128((const __m128i*)(xs + i)),
+                                      _mm_loadu_si128((const __m128i*)(mask + i)));
+            s = _mm_add_epi64(s, _mm_sad_epu8(x, zero));
+        }
         return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8));
     }
     #else
@@ -274,9 +277,9 @@ cdef extern from *:
         for (int t = 0; t < 48; t++) m |= (uint64_t)(xs[t] != 0) << t;
         return m;
     }
-    static inline int omen_sum48(const uint8_t* xs) {
+    static inline int omen_sum48_and(const uint8_t* xs, const uint8_t* mask) {
         int n = 0;
-        for (int t = 0; t < 48; t++) n += xs[t];
+        for (int t = 0; t < 48; t++) n += xs[t] & mask[t];
         return n;
     }
     #endif
@@ -284,12 +287,14 @@ cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
     uint64_t omen_nonzero48(const uint8_t* xs) nogil  # bit t set: xs[t] != 0, for the 48 (MAX_T) entries
-    int omen_sum48(const uint8_t* xs) nogil  # the sum of the 48 (MAX_T) entries
+    int omen_sum48_and(const uint8_t* xs, const uint8_t* mask) nogil  # sum of xs[t] & mask[t], 48 (MAX_T) entries
     void omen_barrier(void* p) nogil  # a compiler barrier: the bytes at p are used
     int omen_load_flag(int* p) nogil  # a flag another thread may set (a search's stop request)
     void omen_store_flag(int* p, int v) nogil
 
-assert MAX_T == 48  # omen_nonzero48 reads exactly MAX_T bytes
+assert MAX_T == 48  # omen_nonzero48 and omen_sum48_and read exactly MAX_T bytes
+cdef uint8_t ALL_UNITS[MAX_T]
+memset(ALL_UNITS, 0xFF, MAX_T)  # the mask that keeps every count
 
 
 cdef inline uint64_t units_present(const uint8_t* counts) noexcept nogil:
@@ -369,11 +374,7 @@ cdef inline int weighted(const uint8_t* counts, const uint8_t* weights) noexcept
 
 cdef inline int side_count(const Tables* tb, State* s, int city, int p) noexcept nogil:
     """Units in a city side, a COLOSSAL unit counting 2 (H-colossal)."""
-    cdef uint8_t colossal[MAX_T]
-    cdef int t
-    for t in range(MAX_T):
-        colossal[t] = s.cities[city][p][t] & tb.colossal[t]
-    return unit_total(s.cities[city][p]) + unit_total(colossal)
+    return unit_total(s.cities[city][p]) + omen_sum48_and(s.cities[city][p], tb.colossal)
 
 cdef inline int fits(const Tables* tb, State* s, int city, int p, int t) noexcept nogil:
     return side_count(tb, s, city, p) + tb.size[t] <= CAPACITY
@@ -383,7 +384,7 @@ cdef inline int hand_size(const Tables* tb, State* s, int p) noexcept nogil:
 
 cdef inline int unit_total(const uint8_t* counts) noexcept nogil:
     """The sum of a count array over all MAX_T units."""
-    return omen_sum48(counts)
+    return omen_sum48_and(counts, ALL_UNITS)
 
 cdef inline int take_top(Ctx* c) noexcept nogil:
     """Top card of the deck, reshuffling the discard pile if it is empty (H-deck-1); -1 if none."""

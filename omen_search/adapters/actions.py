@@ -11,6 +11,8 @@ space holds every move of any card set the core accepts.
 
 from __future__ import annotations
 
+import functools
+
 from omen_search.errors import UsageError
 from omen_search.moves import VERBS
 
@@ -40,29 +42,9 @@ def _values(packed: int) -> dict[str, int]:
             "draw": ((packed >> 15) & 31) * SPLIT + ((packed >> 20) & 31), "target": (packed >> 25) & 3}
 
 
-_ACTION: dict[int, int] = {}  # packed -> action, filled as moves are met (the adapters' hot path)
-_PACKED: dict[int, int] = {}  # action -> packed
-
-
+@functools.cache  # the adapters' hot path: each state converts all its legal moves
 def action_of(packed: int) -> int:
     """The dense index of a packed core move."""
-    try:
-        return _ACTION[packed]
-    except KeyError:
-        action = _ACTION[packed] = _action_of(packed)
-        return action
-
-
-def packed_of(action: int) -> int:
-    """The packed core move of a dense index (the inverse of :func:`action_of`)."""
-    try:
-        return _PACKED[action]
-    except KeyError:
-        packed = _PACKED[action] = _packed_of(action)
-        return packed
-
-
-def _action_of(packed: int) -> int:
     verb = packed & 31
     values = _values(packed)
     if (packed >> 15) & 31 >= SPLIT or (packed >> 20) & 31 >= SPLIT:
@@ -73,7 +55,9 @@ def _action_of(packed: int) -> int:
     return OFFSETS[verb] + index
 
 
-def _packed_of(action: int) -> int:
+@functools.cache
+def packed_of(action: int) -> int:
+    """The packed core move of a dense index (the inverse of :func:`action_of`)."""
     if not 0 <= action < NUM_ACTIONS:
         raise UsageError(f"action: {action} is outside 0..{NUM_ACTIONS - 1}")
     verb = max(v for v, start in enumerate(OFFSETS) if start <= action)

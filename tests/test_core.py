@@ -151,13 +151,17 @@ def test_illegal_move_on_core_names_move_player_and_ply():
         core.apply("end")
 
 
-def test_custom_card_file_runs_on_the_core(tmp_path):
-    """No card is hard-coded in C: a changed card (here, Temple Servant draws 3) changes the core too."""
+def _seed_card_text() -> str:
     from importlib import resources
 
+    return resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
+
+
+def test_custom_card_file_runs_on_the_core(tmp_path):
+    """No card is hard-coded in C: a changed card (here, Temple Servant draws 3) changes the core too."""
     from omen_search.cards import load_cards
 
-    original = resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
+    original = _seed_card_text()
     text = original.replace('effects = [{ op = "draw", n = 2 }] },\n    { label = "coins"',
                         'effects = [{ op = "draw", n = 3 }] },\n    { label = "coins"')
     assert text != original
@@ -168,12 +172,6 @@ def test_custom_card_file_runs_on_the_core(tmp_path):
     for seed in range(30):
         mismatch, _ = compare_game(seed, cards=cards)
         assert mismatch is None, str(mismatch)
-
-
-def _seed_card_text() -> str:
-    from importlib import resources
-
-    return resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
 
 
 def test_core_agrees_on_a_set_with_other_offerings_and_colossal_units(tmp_path):
@@ -209,7 +207,7 @@ def test_core_refuses_offerings_too_large_for_its_move_lists(tmp_path):
     clones = []
     for i in range(40):  # 40 designs of one copy each, every offering 31
         unit = units[i % len(units)].replace("offering = ", "offering = 31 #", 1)
-        unit = unit.replace(f'name = "', f'name = "Copy {i} of ', 1)
+        unit = unit.replace('name = "', f'name = "Copy {i} of ', 1)
         clones.append(unit.replace("copies = ", "copies = 1 #", 1).rstrip() + "\n\n")
     path = tmp_path / "cards.toml"
     path.write_text(head + "".join("[[unit]]\n" + u for u in clones) + rest, encoding="utf-8")

@@ -506,7 +506,7 @@ cdef inline const Instr* instr(const Tables* tb, int prog, int index) noexcept n
 
 cdef int strength(const Tables* tb, State* s, int city, int p) noexcept nogil:
     cdef int total = weighted(s.cities[city][p], tb.strength)
-    if favored(s, p):
+    if favored(s, p) and not (s.level and p == CH):  # S-invocation-1: never the Corrupted Heir's
         total += weighted(s.cities[city][p], tb.invocation)
     return total
 
@@ -559,15 +559,14 @@ cdef inline void flip_favor(Ctx* c, int t) noexcept nogil:
     elif c.tb.devotion[t] < 2 and c.tb.devotion[t] != c.s.favor:
         set8(c, &c.s.favor, c.tb.devotion[t])
 
-cdef void play_unit(Ctx* c, int p, int t, int city, int paid) noexcept nogil:
+cdef void play_unit(Ctx* c, int p, int t, int city, int paid, int from_hand) noexcept nogil:
     cdef State* s = c.s
     cdef const Tables* tb = c.tb
     cdef int god = s.gods[p], cost
     if paid:
-        cost = play_cost(c, p, t)
-        if devoted_to(tb, t, god) and not s.discount_used:
-            set8(c, &s.discount_used, 1)
-        inc(c, &s.coins[p], -cost)
+        inc(c, &s.coins[p], -play_cost(c, p, t))
+    if from_hand and devoted_to(tb, t, god) and not s.discount_used:  # H-surge-3, even when free
+        set8(c, &s.discount_used, 1)
     inc(c, &s.cities[city][p][t], 1)
     flip_favor(c, t)
     if not resolves_for(c, t, p):
@@ -630,7 +629,7 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
     cdef State* s = c.s
     cdef const Tables* tb = c.tb
     cdef int T = tb.T, p = d.player, n = 0, t, k, city, src, dst, v, nk, god, slot
-    cdef uint64_t units
+    cdef uint64_t units, small, single, moved
     cdef int room[NCITIES]
     cdef int keys[NCITIES * MAX_T]
     cdef uint8_t counts[NCITIES * MAX_T]
@@ -672,13 +671,18 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
         for k in range(nk):
             out[n] = mk(V_WAR, 0, cities[k])
             n += 1
-    elif kind == DK_KEEP:
+    elif kind == DK_KEEP:  # H-war-4: only picks after which the kept set can still be made maximal
         units = units_present(s.limbo) & units_from(d.last)
         if d.n < 2:  # room for no COLOSSAL unit (size 2), or for none at all
             units &= 0 if d.n < 1 else ~tb.colossal_set
+        else:  # room for two: a unit of size 1 needs another one at or after it, or to be the only one
+            small = units_present(s.limbo) & ~tb.colossal_set
+            single = units & small
+            while single:
+                t = pop_unit(&single)
+                if s.limbo[t] < 2 and not (small & units_from(t + 1)) and small != (<uint64_t>1 << t):
+                    units &= ~(<uint64_t>1 << t)
         n = emit_units(out, n, units, V_KEEP)
-        out[n] = mk(V_PASS)
-        n += 1
     elif kind == DK_ENDURING:
         n = emit_units(out, n, units_present(s.destroyed[p]), V_ENDURING)
         out[n] = mk(V_PASS)
@@ -727,6 +731,11 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
             room[dst] = CAPACITY - side_count(tb, s, dst, p)
         for src in range(NCITIES):
             units = units_present(s.cities[src][p])
+            moved = units_present(s.moved[src])
+            while moved:  # H-surge-7: each unit moves once; those moved here stay
+                t = pop_unit(&moved)
+                if s.cities[src][p][t] <= s.moved[src][t]:
+                    units &= ~(<uint64_t>1 << t)
             if e.mode == 1:  # a MANEUVER move: not a MANEUVER unit, and from or to the maneuvering city
                 units &= ~tb.maneuver_set
             while units:
@@ -742,12 +751,17 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
         n = emit_units(out, n, units_present(s.cities[d.city][1 - p]) & tb.filter_set[e.filter], V_TAKE)
     elif kind == DK_PLAY_FREE:
         n = play_moves(c, p, s.hands[p], 0, 0, out)
-    elif kind == DK_UNEARTH:
-        if d.last == 0 and d.card < 0:
+    elif kind == DK_UNEARTH:  # H-card-10: a free play, or exactly n takes; pass only when n is 0
+        if d.card < 0:
             n = play_moves(c, p, s.revealed, 0, 1, out)
-        n = emit_units(out, n, units_present(s.revealed) & units_from(d.last), V_TAKE)
-        out[n] = mk(V_PASS)
-        n += 1
+        if d.n:
+            nk = pick_keys(s.revealed, T, d.last, d.n, 1, keys)
+            for k in range(nk):
+                out[n] = mk(V_TAKE, keys[k])
+                n += 1
+        elif d.card < 0:
+            out[n] = mk(V_PASS)
+            n += 1
     elif kind == DK_CHOOSE:
         e = instr(tb, d.prog, d.index)
         for k in range(e.n_options):
@@ -863,7 +877,13 @@ cdef void step_effect(Ctx* c) noexcept nogil:
         if play_moves(c, owner, s.hands[owner], 0, 0, buf) > 0:
             set_pending(c, DK_PLAY_FREE, owner)
     elif e.op == OP_UNEARTH:
-        set_pending(c, DK_UNEARTH, owner, owner, e.take)
+        n = unit_total(s.revealed)
+        d.kind = DK_UNEARTH; d.player = owner; d.owner = owner; d.n = e.take if e.take < n else n; d.last = 0
+        d.card = -1; d.city = -1; d.prog = -1; d.index = -1
+        if gen_moves(c, &d, buf) == 1 and buf[0] == mk(V_PASS):  # no play and nothing to take
+            unearth_rest(c)
+        else:
+            set_pending(c, DK_UNEARTH, owner, owner, d.n)
     elif e.op == OP_CHOOSE:
         set_pending(c, DK_CHOOSE, owner, owner, 0, 0, -1, city, prog, index)
     elif e.op == OP_REINFORCE_CHOICE:
@@ -948,14 +968,11 @@ cdef void heir_surge(Ctx* c) noexcept nogil:
         cost = tb.cost[t]
         if discounted and cost > 0:
             cost -= 1
-        if paid + cost > budget:
-            discard_card(c, t)
-            break
         paid += cost
         if discounted:
             set8(c, &s.discount_used, 1)
-        placed = heir_place(c, t, city)
-        if placed < 0:  # D-solo-surge-1
+        placed = heir_place(c, t, city)  # S-surge-2: placed even when it takes the total over
+        if paid > budget or placed < 0:  # D-solo-surge-1
             break
         city = (placed + 1) % NCITIES
     slot = s.building[CH]
@@ -982,15 +999,16 @@ cdef void heir_surge(Ctx* c) noexcept nogil:
     set8(c, &s.phase, PH_WAR)
 
 cdef void heir_keep(Ctx* c, int limit) noexcept nogil:
-    """The legal set of the Heir's units in limbo with the greatest printed strength, then cost,
-    then size (D-solo-keep-1), at random among equals; sets are listed in the reference's order."""
+    """The legal (maximal, H-war-4) set of the Heir's units in limbo with the greatest printed
+    strength, then cost, at random among equals (D-solo-keep-1); sets are listed in the reference's
+    order."""
     cdef State* s = c.s
     cdef const Tables* tb = c.tb
     cdef int opt_a[64]
     cdef int opt_b[64]
     cdef int new_a[64]
     cdef int new_b[64]
-    cdef int n_opt = 1, n_new, i, k, t, units, size, key, best_key, n_tied = 0, pick
+    cdef int n_opt = 1, n_new, i, k, t, u, units, size, key, best_key, n_tied = 0, pick, maximal
     cdef int tied[64]
     opt_a[0] = -1
     opt_b[0] = -1
@@ -1014,10 +1032,18 @@ cdef void heir_keep(Ctx* c, int limit) noexcept nogil:
     best_key = -1
     for i in range(n_opt):
         key = 0
+        size = 0
         for t in range(2):
             k = opt_a[i] if t == 0 else opt_b[i]
-            if k >= 0:  # strength, then cost, then units (each well below 256 in a set of two)
-                key += tb.strength[k] * 65536 + tb.cost[k] * 256 + 1
+            if k >= 0:  # strength, then cost (each below 64 in a set of two)
+                key += tb.strength[k] * 256 + tb.cost[k]
+                size += tb.size[k]
+        maximal = 1
+        for u in range(tb.T):  # a legal set leaves no unit that would still fit
+            if s.limbo[u] > (opt_a[i] == u) + (opt_b[i] == u) and size + tb.size[u] <= limit:
+                maximal = 0
+        if not maximal:
+            continue
         if key > best_key:
             best_key = key
             n_tied = 0
@@ -1056,6 +1082,7 @@ cdef void step_phase(Ctx* c) noexcept nogil:
     cdef int p, t, slot, first, k0, k1, excess, empty, limit, nt, city
     cdef int torn[NCITIES]
     cdef Decision d
+    cdef int32_t buf[MAX_MOVES]
     cdef int ph = s.phase
     if ph == PH_EMISSARY:
         p = 0 if s.emissaries[0] < 0 else 1
@@ -1069,8 +1096,10 @@ cdef void step_phase(Ctx* c) noexcept nogil:
             k1 = tb.cost[s.emissaries[1]] + tb.strength[s.emissaries[1]] + tb.offering[s.emissaries[1]]
             if k0 != k1:
                 first = 0 if k0 > k1 else 1
+            elif tb.strength[s.emissaries[0]] != tb.strength[s.emissaries[1]]:
+                first = 0 if tb.strength[s.emissaries[0]] > tb.strength[s.emissaries[1]] else 1
             else:
-                first = 0 if tb.strength[s.emissaries[0]] >= tb.strength[s.emissaries[1]] else 1
+                first = s.first_player  # the oldest player (Setup 4)
         set8(c, &s.active, first)
         set8(c, &s.favor, s.gods[1 - first])
         for p in range(2):
@@ -1137,7 +1166,7 @@ cdef void step_phase(Ctx* c) noexcept nogil:
             return
         d.kind = DK_KEEP; d.player = p; d.owner = -1; d.n = limit; d.last = 0
         d.card = -1; d.city = city; d.prog = -1; d.index = -1
-        if has_choice(c, &d):
+        if gen_moves(c, &d, buf) > 0:
             set_pending(c, DK_KEEP, p, -1, limit, 0, -1, city)
         else:
             destroy_limbo(c, p)
@@ -1229,6 +1258,7 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
     cdef Decision d = s.pending
     cdef int verb = m_verb(m), a = m_a(m), p = d.player, t, draws, coins, slot, k
     cdef const Instr* e
+    cdef int32_t buf[MAX_MOVES]
     clear_pending(c)
     L(c, &s.ply, sizeof(s.ply))
     s.ply += 1
@@ -1261,22 +1291,21 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
             push(c, tb.prog_reward[a], p, -1)
         else:
             leave_hand(c, p, a)
-            play_unit(c, p, a, m_city(m), 1)
+            play_unit(c, p, a, m_city(m), 1, 1)
     elif d.kind == DK_REINFORCE:
         if verb == V_REINFORCE:
             push(c, tb.prog_reinforce[a], p, m_city(m))
     elif d.kind == DK_WAR:
         resolve_war(c, m_city(m))
     elif d.kind == DK_KEEP:
-        if verb == V_KEEP:
-            inc(c, &s.limbo[a], -1)
-            inc(c, &s.cities[d.city][p][a], 1)
-            d.n -= tb.size[a]
-            d.last = a
-            if has_choice(c, &d):
-                set_pending(c, DK_KEEP, p, d.owner, d.n, d.last, d.card, d.city, d.prog, d.index)
-                run(c)
-                return
+        inc(c, &s.limbo[a], -1)
+        inc(c, &s.cities[d.city][p][a], 1)
+        d.n -= tb.size[a]
+        d.last = a
+        if gen_moves(c, &d, buf) > 0:
+            set_pending(c, DK_KEEP, p, d.owner, d.n, d.last, d.card, d.city, d.prog, d.index)
+            run(c)
+            return
         destroy_limbo(c, p)
     elif d.kind == DK_ENDURING:
         if verb == V_PASS:
@@ -1326,21 +1355,26 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
         if verb != V_PASS:
             inc(c, &s.cities[m_city(m)][p][a], -1)
             inc(c, &s.cities[m_to(m)][p][a], 1)
+            inc(c, &s.moved[m_to(m)][a], 1)
             d.n -= 1
-            if d.n and has_choice(c, &d):
-                set_pending(c, DK_MOVE, p, d.owner, d.n, d.last, d.card, d.city, d.prog, d.index)
+        if verb != V_PASS and d.n and has_choice(c, &d):
+            set_pending(c, DK_MOVE, p, d.owner, d.n, d.last, d.card, d.city, d.prog, d.index)
+        else:
+            for k in range(NCITIES):  # the moves are over: forget which units moved
+                if units_present(s.moved[k]):
+                    zero(c, s.moved[k], MAX_T)
     elif d.kind == DK_STEAL:
         inc(c, &s.cities[d.city][1 - p][a], -1)
         to_hand_public(c, p, a)
         push(c, instr(tb, d.prog, d.index).then_prog, p, d.city)
     elif d.kind == DK_PLAY_FREE:
         leave_hand(c, p, a)
-        play_unit(c, p, a, m_city(m), 0)
+        play_unit(c, p, a, m_city(m), 0, 1)
     elif d.kind == DK_UNEARTH:
         if verb == V_TAKE:
             inc(c, &s.revealed[a], -1)
             to_hand_public(c, p, a)
-            if d.n - 1 > 0 and unit_total(s.revealed):
+            if d.n > 1:
                 set_pending(c, DK_UNEARTH, p, d.owner, d.n - 1, a, a, d.city, d.prog, d.index)
                 run(c)
                 return
@@ -1348,7 +1382,7 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
         elif verb == V_PLAY:
             inc(c, &s.revealed[a], -1)
             unearth_rest(c)
-            play_unit(c, p, a, m_city(m), 0)
+            play_unit(c, p, a, m_city(m), 0, 0)
         else:
             unearth_rest(c)
     elif d.kind == DK_CHOOSE:
@@ -1803,9 +1837,11 @@ cdef class CoreState:
 
     @staticmethod
     def from_state(state) -> CoreState:
-        """The same position on the core (from a reference ``GameState`` or another view)."""
+        """The same position on the core (from a reference ``GameState`` or another view); with no
+        decision pending, the core's rules run on to the next one."""
         cdef CoreState core = CoreState.__new__(CoreState)
         cdef State* s = &core.s
+        cdef Ctx ctx
         cdef int p, c, t, k
         tables = tables_for(state.cards)
         core.tables = tables
@@ -1864,6 +1900,8 @@ cdef class CoreState:
             s.pending.city = d.city
             s.pending.prog = tables.ref_progs[tuple(d.ref)] if d.ref else -1
             s.pending.index = d.index
+            for k in d.moved:
+                s.moved[k // T][k % T] += 1
         s.active = state.active
         s.turn = state.turn
         s.first_turn = state.first_turn
@@ -1885,6 +1923,9 @@ cdef class CoreState:
         s.reserve = state.reserve
         core._config = state.config
         core._grow()
+        ctx = core._ctx()
+        ctx.tr = NULL
+        run(&ctx)  # a state left in an automatic phase (load_position(settle=False)) goes on, on the core
         return core
 
     cdef public object _config
@@ -2203,8 +2244,10 @@ cdef class CoreState:
         cdef Decision* d = &self.s.pending
         if d.kind == DK_NONE:
             return None
+        T = self.tables.tb.T
+        moved = tuple(c * T + t for c in range(NCITIES) for t in range(T) for _ in range(self.s.moved[c][t]))
         return Pending(DECISION_NAMES[d.kind], d.player, d.owner, d.n, d.last, d.card, d.city,
-                       self.tables.prog_refs[d.prog] if d.prog >= 0 else (), d.index)
+                       self.tables.prog_refs[d.prog] if d.prog >= 0 else (), d.index, moved)
 
     @property
     def active(self):

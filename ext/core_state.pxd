@@ -106,6 +106,8 @@ cdef struct State:
     uint8_t revealed[MAX_T]          # revealed from a completed structure, awaiting the choice
     uint8_t limbo[MAX_T]             # a side's units awaiting the keep choice after a war
     uint8_t destroyed[2][MAX_T]      # ENDURING units destroyed in the current war
+    uint8_t moved[NCITIES][MAX_T]    # the mover's units a pending MANEUVER/Sandstorm has moved, by
+                                     # the city they went to (each moves once); all 0 otherwise
     int8_t city_tiles[NCITIES][3]
     uint8_t city_tiles_n[NCITIES]
     uint16_t unused[2]               # reward tiles won, face down (bit i: tile i)

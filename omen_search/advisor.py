@@ -324,7 +324,7 @@ def _reach_decision(state: GameState, root: str) -> None:
         return
     before, phase = _fingerprint(state), state.phase
     try:
-        state._run()
+        state.run_to_decision()
     except OmenError:
         raise
     except Exception as exc:  # an inconsistent stack that loading did not catch

@@ -76,6 +76,7 @@ def _pending_out(state: State, d: Pending | None) -> dict[str, Any] | None:
         "city": d.city,
         "ref": _ref_out(state.cards, d.ref),
         "index": d.index,
+        **({"moved": [[state.units[k % state.T].name, k // state.T] for k in d.moved]} if d.kind == "move" else {}),
     }
 
 
@@ -359,9 +360,32 @@ def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
             city=r.integer(d.get("city", -1), f"{path}.city", -1, CITIES - 1),
             ref=r.ref(d.get("ref", []), f"{path}.ref"),
             index=r.integer(d.get("index", -1), f"{path}.index", -1, 64),
+            moved=_read_moved(r, d, path, state),
         )
         if state.pending.ref and not 0 <= state.pending.index < len(_program_of(state, state.pending.ref)):
             r.fail(f"{path}.index", "does not point at an effect of pending.ref")
+
+
+def _read_moved(r: _Reader, d: dict, path: str, state: GameState) -> tuple[int, ...]:
+    """``pending.moved``: the units a MANEUVER or Sandstorm has moved, as ``[card, city]`` pairs;
+    each must be one of the mover's units in that city (checked against the cities, read before)."""
+    raw = r.items(d.get("moved", []), f"{path}.moved", most=CITIES * CAPACITY)
+    if raw and d.get("kind") != "move":
+        r.fail(f"{path}.moved", "only a 'move' decision has moved units")
+    keys = []
+    for i, pair in enumerate(raw):
+        pair = r.items(pair, f"{path}.moved[{i}]", most=2)
+        if len(pair) != 2:
+            r.fail(f"{path}.moved[{i}]", "must be a [card, city] pair")
+        t = r.unit(pair[0], f"{path}.moved[{i}][0]")
+        city = r.integer(pair[1], f"{path}.moved[{i}][1]", 0, CITIES - 1)
+        keys.append(city * state.T + t)
+    player = d.get("player")
+    for k in set(keys):
+        city, t = divmod(k, state.T)
+        if player in (0, 1) and keys.count(k) > state.cities[city][player][t]:
+            r.fail(f"{path}.moved", f"{state.units[t].name!r} moved into city {city} more often than it is there")
+    return tuple(sorted(keys))
 
 
 def _program_of(state: GameState, ref: tuple):
@@ -441,10 +465,13 @@ def _check_conservation(r: _Reader, state: GameState, root: str) -> None:
             r.fail(f"{root}.players[{CH}].hand_size", "the Corrupted Heir has no hand")
 
 
-def load_position(data: Any, cards: CardSet | None = None, root: str = "position") -> GameState:
+def load_position(data: Any, cards: CardSet | None = None, root: str = "position", settle: bool = True) -> GameState:
     """Build a :class:`GameState` from a position document (a dict, or JSON text).
 
-    Raises :class:`FormatError` naming the JSON path of the first bad field.
+    With no pending decision the engine runs on from ``phase`` to the next decision; ``settle=False``
+    leaves that to the caller (``run_to_decision()``, or another engine: ``CoreState.from_state``
+    runs the core's own rules from there). Raises :class:`FormatError` naming the JSON path of the
+    first bad field.
     """
     cards = cards or default_cards()
     doc = _parse_json(data, root)
@@ -510,7 +537,8 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
     if state.phase == GAME_OVER and state.pending is not None:
         r.fail(f"{root}.pending", "a finished game has no pending decision")
     try:
-        state._run()
+        if settle:
+            state.run_to_decision()
         state.legal_moves()
     except OmenError:
         raise

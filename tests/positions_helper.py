@@ -98,13 +98,14 @@ ENGINE = {"name": "reference"}  # set by the rulings tests' engine fixture
 def position(cards: CardSet | None = None, **kwargs: Any) -> GameState:
     """Load :func:`position_doc` (same arguments); the engine runs to the first decision.
 
-    On the core when ``ENGINE["name"] == "core"``: the same position, copied to the Cython core."""
-    state = load_position(position_doc(cards=cards, **kwargs), cards)
+    On the core when ``ENGINE["name"] == "core"``: the same position, copied to the Cython core
+    before anything automatic is resolved, so that the core runs its own rules from ``phase`` on."""
+    doc = position_doc(cards=cards, **kwargs)
     if ENGINE["name"] == "core":
         from omen_search._core import CoreState
 
-        return CoreState.from_state(state)  # type: ignore[return-value]
-    return state
+        return CoreState.from_state(load_position(doc, cards, settle=False))  # type: ignore[return-value]
+    return load_position(doc, cards)
 
 
 def moves(state: GameState) -> list[str]:

@@ -58,7 +58,9 @@ class Pending:
     progress: ``n`` picks left (or the keep budget), ``last`` the key of the previous pick (picks of
     several cards are made in non-decreasing key order, so each set is reached by one sequence of
     moves), ``card`` a unit id the decision is about, ``city`` "this city", ``ref``/``index`` the
-    effect being resolved and ``owner`` the player it resolves for.
+    effect being resolved and ``owner`` the player it resolves for. ``moved`` lists the units a
+    MANEUVER or Sandstorm has already moved, as keys ``city * T + unit`` of where they are now
+    (sorted): each unit moves at most once (H-surge-7).
     """
 
     kind: str
@@ -70,6 +72,7 @@ class Pending:
     city: int = -1
     ref: tuple = ()
     index: int = -1
+    moved: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,7 @@ class GameState:
         state = cls(cards or default_cards(), config or Config())
         state._setup(Rng(seed))
         state.seed = seed
-        state._run()
+        state.run_to_decision()
         return state
 
     def _setup(self, rng: Rng) -> None:
@@ -248,7 +251,7 @@ class GameState:
         self.ply += 1
         # a legal move means a decision was pending
         getattr(self, "_do_" + pending.kind)(pending, move)  # type: ignore[union-attr]
-        self._run()
+        self.run_to_decision()
 
     def undo(self) -> Move:
         """Take back the last move and return it; raises ``IndexError`` at the start of the game."""
@@ -400,8 +403,9 @@ class GameState:
 
     # ------------------------------------------------------------------ the driver
 
-    def _run(self) -> None:
-        """Resolve everything automatic until a decision is pending or the game is over."""
+    def run_to_decision(self) -> None:
+        """Resolve everything automatic until a decision is pending or the game is over (a state
+        loaded in an automatic phase, ``load_position(..., settle=False)``, goes on from there)."""
         while self.pending is None and self.phase != GAME_OVER:
             if self.stack:
                 self._step_effect()
@@ -431,7 +435,8 @@ class GameState:
         else:
             u = [self.units[t] for t in e]
             key = [(x.cost + x.strength + x.offering, x.strength) for x in u]
-            first = 0 if key[0] >= key[1] else 1  # ties: the oldest player (seat 0)
+            # a full tie goes to the oldest player: the configured first player (Setup 4)
+            first = self.config.first_player if key[0] == key[1] else (0 if key[0] > key[1] else 1)
         self.active = first
         self.favor = self._god(1 - first)
         for p in (0, 1):
@@ -513,8 +518,9 @@ class GameState:
         ]
 
     def strength(self, city: int, player: int) -> int:
-        """H-war-3 and H-surge-6: printed strength, +1 for each INVOCATION unit while favored."""
-        bonus = 1 if self._favored(player) else 0
+        """H-war-3 and H-surge-6: printed strength, +1 for each INVOCATION unit while favored (never
+        for the Corrupted Heir, which uses no unit abilities: S-invocation-1)."""
+        bonus = 1 if self._favored(player) and not (self.config.solo and player == CH) else 0
         return sum(
             n * (self.units[t].strength + (bonus if self.units[t].invocation else 0))
             for t, n in enumerate(self.cities[city][player])
@@ -552,7 +558,7 @@ class GameState:
             self._heir_keep(limit)
             return
         self.pending = Pending("keep", p, n=limit, city=self.war_city)
-        if not self._moves_keep(self.pending)[:-1]:  # nothing fits: everything is destroyed
+        if not self._moves_keep(self.pending):  # nothing fits (a victor with only COLOSSAL units)
             self.pending = None
             self._destroy_limbo(p)
 
@@ -622,21 +628,22 @@ class GameState:
 
     # ------------------------------------------------------------------ playing a unit
 
-    def _play_unit(self, p: int, t: int, city: int, paid: bool) -> None:
+    def _play_unit(self, p: int, t: int, city: int, paid: bool, from_hand: bool) -> None:
         """Put a unit into a city and trigger what playing it triggers (H-surge-2 … H-surge-7).
 
-        The caller has taken the card from where it was. ``paid`` plays from hand at cost (with the
-        first-unit discount, H-surge-3); free plays (Divine Mandate, a completed structure) neither pay
-        nor use the discount (H-card-8, H-surge-1).
+        The caller has taken the card from where it was. ``paid`` plays at cost. The first unit
+        devoted to your god played ``from_hand`` each turn gets the discount and uses it up, even when
+        the play is free (H-surge-3, H-card-8: Divine Mandate); a completed structure's free play is
+        not from hand and leaves the discount alone (H-surge-1).
         """
         u = self.units[t]
         god = self._god(p)
+        discount = 0
+        if from_hand and u.devoted_to(god) and not self.discount_used:
+            discount = 1
+            self.discount_used = True
         if paid:
-            cost = u.cost
-            if u.devoted_to(god) and not self.discount_used:
-                cost = max(0, cost - 1)
-                self.discount_used = True
-            self.coins[p] -= cost
+            self.coins[p] -= max(0, u.cost - discount)
         self.cities[city][p][t] += 1
         self._flip_favor(u)
         if not self._resolves_for(u, p):
@@ -687,19 +694,16 @@ class GameState:
 
     def _heir_surge(self) -> None:
         """Surge: reveal and place units, the first into the Omen city and each next one city to the
-        right, while their costs fit the treasury (S-surge-1, S-surge-2); then complete a structure."""
+        right, until the running total of their costs exceeds the treasury: the card that takes it
+        over is placed too, then the Surge ends (S-surge-1, S-surge-2); then complete a structure."""
         budget, paid, city, god = self.coins[CH], 0, OMEN_CITY, self._god(CH)
         while (t := self._take_top()) is not None:
             u = self.units[t]
             discounted = u.devoted_to(god) and not self.discount_used
-            cost = max(0, u.cost - 1) if discounted else u.cost
-            if paid + cost > budget:
-                self._discard_card(t)
-                break
-            paid += cost
+            paid += max(0, u.cost - 1) if discounted else u.cost
             self.discount_used = self.discount_used or discounted
-            placed = self._heir_place(t, city)
-            if placed < 0:  # D-solo-surge-1: no city with tiles has room, so the Surge ends
+            placed = self._heir_place(t, city)  # discarded if no city can take it; its cost counts
+            if paid > budget or placed < 0:  # D-solo-surge-1: with no city, no further units
                 break
             city = (placed + 1) % CITIES
         slot = self.building[CH]
@@ -719,19 +723,25 @@ class GameState:
         self.phase = WAR
 
     def _heir_keep(self, limit: int) -> None:
-        """War: the Heir keeps the legal set of its units with the greatest printed strength, then
-        cost (then more units; D-solo-keep-1), choosing at random among equal sets."""
+        """War: of the legal (maximal, H-war-4) sets of its units, the Heir keeps the one with the
+        greatest printed strength, then cost, and one at random among equal sets (D-solo-keep-1)."""
         options: list[tuple[int, ...]] = [()]
         for t in range(self.T):
             if self.limbo[t]:
                 options = [o + (t,) * k for o in options for k in range(self.limbo[t] + 1)]
-        legal = [o for o in options if sum(self.units[t].size for t in o) <= limit]
 
-        def key(o: tuple[int, ...]) -> tuple[int, int, int]:
-            return (sum(self.units[t].strength for t in o), sum(self.units[t].cost for t in o), len(o))
+        def legal(o: tuple[int, ...]) -> bool:
+            room = limit - sum(self.units[t].size for t in o)
+            return room >= 0 and not any(
+                self.limbo[t] > o.count(t) and self.units[t].size <= room for t in range(self.T))
 
-        best = max(map(key, legal))
-        tied = [o for o in legal if key(o) == best]
+        legal_sets = [o for o in options if legal(o)]
+
+        def key(o: tuple[int, ...]) -> tuple[int, int]:
+            return (sum(self.units[t].strength for t in o), sum(self.units[t].cost for t in o))
+
+        best = max(map(key, legal_sets))
+        tied = [o for o in legal_sets if key(o) == best]
         kept = tied[self.rng.below(len(tied))] if len(tied) > 1 else tied[0]
         for t in kept:
             self.limbo[t] -= 1
@@ -851,7 +861,7 @@ class GameState:
         else:
             t = self._id(m.card)  # type: ignore[arg-type]
             self._leave_hand(p, t)
-            self._play_unit(p, t, m.city, paid=True)  # type: ignore[arg-type]
+            self._play_unit(p, t, m.city, paid=True, from_hand=True)  # type: ignore[arg-type]
 
     def _op_reinforce_choice(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
         if self._moves_reinforce(Pending("reinforce", owner))[:-1]:
@@ -878,19 +888,32 @@ class GameState:
         self._resolve_war(m.city)  # type: ignore[arg-type]
 
     def _moves_keep(self, d: Pending) -> list[Move]:
-        keys = [t for t in range(d.last, self.T) if self.limbo[t] and self.units[t].size <= d.n]
-        return [Move("keep", card=self._name(t)) for t in keys] + [Move("pass")]
+        """H-war-4: keep one unit at a time, in card order (D-pick-1), until the kept set is maximal:
+        only units after which a maximal set can still be reached; no `pass`."""
+        keys = [
+            t for t in range(d.last, self.T)
+            if self.limbo[t] and self.units[t].size <= d.n
+            and self._keep_completes(self.limbo, t, d.n - self.units[t].size)
+        ]
+        return [Move("keep", card=self._name(t)) for t in keys]
+
+    def _keep_completes(self, counts: list[int], t: int, room: int) -> bool:
+        """Whether, once ``t`` is taken from ``counts`` with ``room`` unit-counts left, the kept set
+        is maximal or can be made maximal with units at or after ``t`` in card order."""
+        left = list(counts)
+        left[t] -= 1
+        fitting = [u for u in range(self.T) if left[u] and self.units[u].size <= room]
+        return not fitting or any(self._keep_completes(left, u, room - self.units[u].size) for u in fitting if u >= t)
 
     def _do_keep(self, d: Pending, m: Move) -> None:
         p = d.player
-        if m.verb == "keep":
-            t = self._id(m.card)  # type: ignore[arg-type]
-            self.limbo[t] -= 1
-            self.cities[d.city][p][t] += 1
-            nxt = replace(d, n=d.n - self.units[t].size, last=t)
-            if self._moves_keep(nxt)[:-1]:
-                self.pending = nxt
-                return
+        t = self._id(m.card)  # type: ignore[arg-type]
+        self.limbo[t] -= 1
+        self.cities[d.city][p][t] += 1
+        nxt = replace(d, n=d.n - self.units[t].size, last=t)
+        if self._moves_keep(nxt):
+            self.pending = nxt
+            return
         self._destroy_limbo(p)
 
     def _moves_enduring(self, d: Pending) -> list[Move]:
@@ -1065,13 +1088,14 @@ class GameState:
 
     def _moves_move(self, d: Pending) -> list[Move]:
         """MANEUVER (H-surge-7): units without MANEUVER into or out of this city; Sandstorm
-        (H-card-7): any unit of yours to another city. Capacity applies to both."""
+        (H-card-7): any unit of yours to another city. Capacity applies to both, and each counts
+        units, not moves: a unit already moved (``d.moved``) stays where it went (D-move-1)."""
         e = _program(self.cards, d.ref)[d.index]
         p = d.player
         moves = []
         for src in range(CITIES):
             for t, n in enumerate(self.cities[src][p]):
-                if not n or (e.mode == "maneuver" and self.units[t].maneuver):
+                if n <= d.moved.count(src * self.T + t) or (e.mode == "maneuver" and self.units[t].maneuver):
                     continue
                 for dst in range(CITIES):
                     if dst == src or not self._fits(dst, p, t):
@@ -1087,7 +1111,7 @@ class GameState:
         t = self._id(m.card)  # type: ignore[arg-type]
         self.cities[m.city][d.player][t] -= 1  # type: ignore[index]
         self.cities[m.to][d.player][t] += 1  # type: ignore[index]  # moved units resolve no abilities
-        nxt = replace(d, n=d.n - 1)
+        nxt = replace(d, n=d.n - 1, moved=tuple(sorted(d.moved + (m.to * self.T + t,))))  # type: ignore[operator]
         if nxt.n and self._moves_move(nxt)[:-1]:
             self.pending = nxt
 
@@ -1123,7 +1147,8 @@ class GameState:
         self._push(d.ref + (d.index, "then"), d.player, d.city)  # "If you do, …"
 
     def _op_play_free(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
-        """Divine Mandate (H-card-8): a normal play without cost, not using the discount."""
+        """Divine Mandate (H-card-8): a normal play from hand without cost (it can use up the
+        first-unit discount: H-surge-3)."""
         if self._play_moves(owner, self.hands[owner], paid=False):
             self.pending = Pending("play_free", owner)
 
@@ -1133,19 +1158,26 @@ class GameState:
     def _do_play_free(self, d: Pending, m: Move) -> None:
         t = self._id(m.card)  # type: ignore[arg-type]
         self._leave_hand(d.player, t)
-        self._play_unit(d.player, t, m.city, paid=False)  # type: ignore[arg-type]
+        self._play_unit(d.player, t, m.city, paid=False, from_hand=True)  # type: ignore[arg-type]
 
     def _op_unearth(self, e: Effect, ref: tuple, index: int, owner: int, city: int) -> None:
-        """A completed structure (H-surge-1): play 1 god card at no cost, or take up to K cards."""
-        self.pending = Pending("unearth", owner, owner=owner, n=e.take)
+        """A completed structure (H-surge-1, H-card-10): play 1 revealed god card at no cost, or add
+        exactly K of the revealed cards to your hand (all of them if fewer)."""
+        d = Pending("unearth", owner, owner=owner, n=min(e.take, sum(self.revealed)))
+        if self._moves_unearth(d) != [Move("pass")]:  # no play and nothing to take: no choice
+            self.pending = d
+        else:
+            self._unearth_rest()
 
     def _moves_unearth(self, d: Pending) -> list[Move]:
+        """Before any card is taken: the free plays, then the first takes; then the takes in card
+        order (D-pick-1) until K are taken. ``pass`` only takes nothing when K is 0."""
         moves = []
-        if d.last == 0 and d.card < 0:  # before any card is taken
+        if d.card < 0:  # before any card is taken
             moves = self._play_moves(d.player, self.revealed, paid=False, only_god=True)
-        key0 = max(d.last, 0)
-        moves += [Move("take", card=self._name(t)) for t in range(key0, self.T) if self.revealed[t]]
-        return moves + [Move("pass")]
+        keys = self._pick_keys(self.revealed, d.last, d.n, mandatory=True) if d.n else []
+        moves += [Move("take", card=self._name(t)) for t in keys]
+        return moves + ([Move("pass")] if d.card < 0 and d.n == 0 else [])
 
     def _do_unearth(self, d: Pending, m: Move) -> None:
         p = d.player
@@ -1153,15 +1185,14 @@ class GameState:
             t = self._id(m.card)  # type: ignore[arg-type]
             self.revealed[t] -= 1
             self._to_hand_public(p, t)
-            nxt = replace(d, n=d.n - 1, last=t, card=t)
-            if nxt.n and any(self.revealed):
-                self.pending = nxt
+            if d.n > 1:
+                self.pending = replace(d, n=d.n - 1, last=t, card=t)
                 return
         elif m.verb == "play":
             t = self._id(m.card)  # type: ignore[arg-type]
             self.revealed[t] -= 1
             self._unearth_rest()
-            self._play_unit(p, t, m.city, paid=False)  # type: ignore[arg-type]
+            self._play_unit(p, t, m.city, paid=False, from_hand=False)  # type: ignore[arg-type]
             return
         self._unearth_rest()
 

@@ -11,11 +11,27 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from omen_search.cards import CardSet, default_cards
+from importlib import resources
+
+from omen_search.cards import CardSet, default_cards, parse_cards
 from omen_search.positions import load_position, to_position
 from omen_search.reference.state import GameState
 
 EMPTY = ((), ())  # a city with nobody in it
+
+
+def edited_cards(name: str, old: str, new: str) -> CardSet:
+    """The built-in set with one edit inside the block of the card (unit or structure) called ``name``.
+
+    Used where the built-in set has no card that can show a ruling (a unit with REINFORCE,
+    INVOCATION and MANEUVER at once; a Neutral ENDURING unit; a structure that reveals fewer cards
+    than it lets you take)."""
+    text = resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
+    start = text.index(f'\nname = "{name}"\n')
+    end = text.find("\n[[", start)
+    block = text[start:end]
+    assert block.count(old) == 1
+    return parse_cards(text[:start] + block.replace(old, new) + text[end:], "edited.toml")
 
 
 def _placed(doc: dict[str, Any]) -> Counter:

@@ -75,7 +75,7 @@ def test_builtin_set_every_card_says_printed_or_designed() -> None:
             assert card.source in SOURCES, card.name
 
 
-# What the rulebook prints (shared/cards/heir-to-the-dunes.md): 11 unit designs, 2 reward tiles and
+# What the rulebook prints (docs/rules/heir-to-the-dunes-cards.md): 11 unit designs, 2 reward tiles and
 # 2 structures. Everything else in the built-in set is designed and must say so.
 PRINTED_UNITS = {
     # name: (type, devotion, cost, strength, offering, keywords, copies)

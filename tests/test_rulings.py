@@ -1,10 +1,12 @@
 """One test per ruling, named after its id.
 
-The rulings are ``shared/rules/heir-to-the-dunes.md`` (``H-…``), ``shared/cards/heir-to-the-dunes.md``
-(``H-card-…``) and ``docs/rulings.md`` (``D-…``). Each test sets up a small hand-written position
-(see ``positions_helper.py``), plays moves in their text notation and checks the exact outcome:
-zones, coins, favor, legal moves, scores or observations, chosen so that a wrong rule would change
-them. Seat 0 plays Anubis and seat 1 Horus unless a test says otherwise.
+The rulings are ``docs/rules/heir-to-the-dunes.md`` (``H-…``), ``docs/rules/heir-to-the-dunes-cards.md``
+(``H-card-…``) and ``docs/rulings.md`` (``D-…``; a withdrawn decision is tested under the ruling that
+replaced it). Each test sets up a small hand-written position (see ``positions_helper.py``), plays
+moves in their text notation and checks the exact outcome: zones, coins, favor, legal moves, scores
+or observations, chosen so that a wrong rule would change them. Seat 0 plays Anubis and seat 1 Horus
+unless a test says otherwise. A test about an automatic step (a war, a structure completing) starts
+at the decision just before it, so that each engine resolves the step by its own rules.
 
 A test that fails because the engine disagrees with a ruling is kept and marked
 ``xfail(strict=True)`` with the reason; it starts passing (and so failing the suite) once the engine
@@ -15,20 +17,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
-from omen_search.cards import CardSet, parse_cards
 from omen_search.errors import IllegalMoveError
-from omen_search.positions import load_position, load_position_file
+from omen_search.positions import load_position
 from omen_search.reference.state import Config, GameState
 from positions_helper import (
     EMPTY,
     coins,
     decision,
     discard,
+    edited_cards,
     hand,
     known,
     moves,
@@ -43,23 +44,6 @@ ANUBIS_STRUCTURES = ["Monument to the Moon", "Temple of Darkness", "Tomb of Obli
 HORUS_STRUCTURES = ["Monument to the Sun", "Temple of Light", "Tomb of Rebirth"]
 
 
-def edited_cards(name: str, old: str, new: str) -> CardSet:
-    """The built-in set with one edit inside the block of the unit called ``name``.
-
-    Used where the built-in set has no card that can show a ruling (a unit with REINFORCE,
-    INVOCATION and MANEUVER at once; a Neutral ENDURING unit)."""
-    text = _seed_text()
-    start = text.index(f'\nname = "{name}"\n')
-    end = text.find("\n[[", start)
-    block = text[start:end]
-    assert block.count(old) == 1
-    return parse_cards(text[:start] + block.replace(old, new) + text[end:], "edited.toml")
-
-
-def _seed_text() -> str:
-    return resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
-
-
 @pytest.fixture(autouse=True, params=["reference", "core"])
 def engine(request):
     """Every ruling is checked on both engines: the reference and the Cython core."""
@@ -70,15 +54,31 @@ def engine(request):
     positions_helper.ENGINE["name"] = "reference"
 
 
-def _war(**kwargs):
-    """A position at the start of the War step (the engine resolves what it can on its own).
+def _load(doc: dict) -> GameState:
+    """A whole position document on the engine under test, as ``positions_helper.position`` loads
+    one: on the core, copied before anything automatic is resolved."""
+    import positions_helper
 
-    The active player holds a card unless the test says otherwise, so that the turn stops at the
-    Offering after the war (with an empty hand the Offering is skipped: D-decision-1)."""
+    if positions_helper.ENGINE["name"] == "core":
+        from omen_search._core import CoreState
+
+        return CoreState.from_state(load_position(doc, settle=False))  # type: ignore[return-value]
+    return load_position(doc)
+
+
+def _war(**kwargs):
+    """A position at the decision just before the War step: the active player's Surge, ended with
+    ``end``, so that each engine resolves the war on its own.
+
+    The active player holds a card unless the test says otherwise, so that the Surge is a decision
+    and the turn stops at the Offering after the war (with an empty hand the Offering is skipped:
+    D-decision-1)."""
     players = [dict(p) for p in kwargs.pop("players", ({}, {}))]
     active = kwargs.get("active", 0)
     players[active].setdefault("hand", ["Temple Servant"])
-    return position(phase="war", players=players, **kwargs)
+    s = position(phase="surge", players=players, **kwargs)
+    assert decision(s) == ("surge", active)
+    return play(s, "end")
 
 
 # ====================================================================================== H-dev
@@ -228,11 +228,13 @@ def test_ruling_h_deck_1_nothing_to_draw_draws_nothing() -> None:
 
 
 def _completing(under, building="Monument to the Moon", **kwargs):
-    return position(
-        phase="surge_start",
-        players=[{"coins": 0, "building": building, "under": under, **kwargs.pop("p0", {})}, {}],
-        **kwargs,
-    )
+    """Seat 0's Wealth step (turn 2, three actions) with ``under`` beneath ``building``: taking 3 coins
+    (4 with the bonus for one kind) ends it, and the Surge starts by checking the structure (H-surge-1).
+    Seat 0 has 0 coins before, so 4 after, unless ``p0`` says otherwise."""
+    p0 = {"coins": 0, "building": building, "under": under, **kwargs.pop("p0", {})}
+    s = position(phase="wealth", turn=2, players=[p0, {}], **kwargs)
+    assert decision(s) == ("wealth", 0) and view(s)["players"][0]["completed"] == []
+    return play(s, "wealth draw 0 coin 3")
 
 
 UNDER_5 = ["Tortured Soul", "Forgotten Pharaoh", "Opal Statuary", "Temple Servant", "Moonlight Channeller"]
@@ -254,7 +256,7 @@ def test_ruling_h_surge_1_structure_completes_first_and_reveals() -> None:
 def test_ruling_h_surge_1_free_play_is_a_normal_play() -> None:
     s = _completing(UNDER_5, favor="horus")
     play(s, 'play "Tortured Soul" city1')
-    assert coins(s) == [0, 4]  # no cost
+    assert coins(s) == [4, 4]  # no cost
     assert s.favor == "anubis"  # favor flip
     assert side(s, 1, 0) == Counter({"Tortured Soul": 1})
     assert decision(s) == ("reinforce", 0)  # REINFORCE as on any play
@@ -269,6 +271,18 @@ def test_ruling_h_surge_1_not_before_build_number() -> None:
     assert view(s)["players"][0]["building"] == "Monument to the Moon"
     assert view(s)["players"][0]["under_count"] == 4
     assert view(s)["players"][0]["completed"] == []
+
+
+def test_ruling_h_surge_1_structure_free_play_leaves_the_discount() -> None:
+    # the free play is from the revealed cards, not from hand: the first Anubis unit played from hand
+    # afterwards still costs 1 less (H-surge-3)
+    s = _completing(UNDER_5, p0={"hand": ["Obsidian Statuary", "Obsidian Statuary"]})
+    play(s, 'play "Tortured Soul" city1', "pass")
+    assert coins(s) == [4, 4] and s.discount_used is False
+    play(s, 'play "Obsidian Statuary" city0', "pass")
+    assert coins(s) == [2, 4]  # 3 - 1
+    assert s.discount_used is True
+    assert moves(s) == ["end"]  # the second one costs 3 again: more than the 2 coins left
 
 
 def test_ruling_h_surge_2_capacity_five_colossal_counts_two() -> None:
@@ -309,6 +323,23 @@ def test_ruling_h_surge_3_discount_makes_unit_affordable_minimum_zero() -> None:
                         'play "Moonlight Channeller" city2', "end"]
     play(s, 'play "Moonlight Channeller" city0')
     assert coins(s)[0] == 0
+
+
+def test_ruling_h_surge_3_a_free_play_from_hand_uses_up_the_discount() -> None:
+    # Divine Mandate plays Tortured Soul from hand at no cost: the next Anubis unit costs full price
+    s = position(players=[{"unused_tiles": ["Divine Mandate"], "coins": 3,
+                           "hand": ["Tortured Soul", "Obsidian Statuary"]}, {}], city_tiles=[3, 3, 2])
+    play(s, 'use "Divine Mandate"', 'play "Tortured Soul" city0', "pass")
+    assert coins(s) == [3, 4] and s.discount_used is True
+    play(s, 'play "Obsidian Statuary" city1')
+    assert coins(s) == [0, 4]  # 3, not 3 - 1
+    # a free Neutral unit is not devoted to Anubis: the discount stays for Obsidian Statuary
+    s = position(players=[{"unused_tiles": ["Divine Mandate"], "coins": 3,
+                           "hand": ["Temple Servant", "Obsidian Statuary"]}, {}], city_tiles=[3, 3, 2])
+    play(s, 'use "Divine Mandate"', 'play "Temple Servant" city0')
+    assert coins(s) == [3, 4] and s.discount_used is False
+    play(s, 'play "Obsidian Statuary" city1')
+    assert coins(s) == [1, 4]
 
 
 def test_ruling_h_surge_4_god_unit_flips_favor_before_abilities() -> None:
@@ -408,6 +439,35 @@ def test_ruling_h_surge_7_maneuver_moves_into_or_out_of_this_city() -> None:
     assert side(s, 2, 0) == Counter({"Rabid Usurper": 1, "Sunset Marauder": 2})
 
 
+def test_ruling_h_surge_7_maneuver_moves_different_units_each_once() -> None:
+    # Rabid Usurper (MANEUVER 2) played into city1, where a Temple Servant already is
+    s = position(cities=[(["Temple Servant"], []), (["Temple Servant"], []), (["Tortured Soul"], [])],
+                 players=[{"hand": ["Rabid Usurper"]}, {}])
+    play(s, 'play "Rabid Usurper" city1')
+    assert moves(s) == ['move "Temple Servant" city0>city1', 'move "Temple Servant" city1>city0',
+                        'move "Temple Servant" city1>city2', 'move "Tortured Soul" city2>city1', "pass"]
+    play(s, 'move "Temple Servant" city0>city1')
+    assert decision(s) == ("move", 0)
+    assert view(s)["pending"]["moved"] == [["Temple Servant", 1]]
+    # the moved Temple Servant stays in city1; the one that was already there may still move out
+    assert moves(s) == ['move "Temple Servant" city1>city0', 'move "Temple Servant" city1>city2',
+                        'move "Tortured Soul" city2>city1', "pass"]
+    assert moves(_load(view(s))) == moves(s)  # the moved unit is part of the position
+    t = play(s.clone(), 'move "Temple Servant" city1>city2')
+    assert decision(t) == ("surge", 0)  # two different units moved
+    assert side(t, 1, 0) == Counter({"Rabid Usurper": 1, "Temple Servant": 1})
+    assert side(t, 2, 0) == Counter({"Tortured Soul": 1, "Temple Servant": 1})
+    # no unit is ferried through the city: moved into it, it cannot move on (D-move-1 let it)
+    s = position(cities=[(["Temple Servant"], []), EMPTY, EMPTY], players=[{"hand": ["Rabid Usurper"]}, {}])
+    play(s, 'play "Rabid Usurper" city1')
+    assert moves(s) == ['move "Temple Servant" city0>city1', "pass"]
+    play(s, 'move "Temple Servant" city0>city1')
+    assert decision(s) == ("surge", 0)  # one move left, but no unit that may make it
+    assert side(s, 1, 0) == Counter({"Rabid Usurper": 1, "Temple Servant": 1})
+    with pytest.raises(IllegalMoveError):
+        s.apply('move "Temple Servant" city1>city2')
+
+
 # ====================================================================================== keywords
 
 
@@ -435,7 +495,8 @@ def test_ruling_h_entomb_1_condemned_to_toil_with_all_complete() -> None:
 
 
 def _enduring_war(p1_hand):
-    """Seat 0 wins city0 (8 against 7); seat 1 keeps two of three and loses Remembered Soul."""
+    """Seat 0 wins city0 (8 against 7) and keeps its one unit that fits; seat 1 keeps two of three
+    and loses Remembered Soul."""
     s = _war(
         cities=[
             (["Rabid Usurper", "Moonfall Conscripts", "Tortured Soul"],
@@ -446,7 +507,7 @@ def _enduring_war(p1_hand):
         players=[{}, {"hand": p1_hand}],
     )
     assert decision(s) == ("keep", 0)
-    assert moves(s) == ['keep "Tortured Soul"', "pass"]
+    assert moves(s) == ['keep "Tortured Soul"']  # a single option is still a move (D-decision-1)
     play(s, 'keep "Tortured Soul"')
     assert decision(s) == ("keep", 1)
     play(s, 'keep "Opal Statuary"', 'keep "Sunlight Channeller"')
@@ -455,7 +516,7 @@ def _enduring_war(p1_hand):
 
 def test_ruling_h_enduring_1_needs_another_card_in_hand() -> None:
     s = _enduring_war([])
-    assert decision(s)[0] != "enduring"
+    assert decision(s) == ("offering", 0)  # no ENDURING decision for seat 1
     assert "Remembered Soul" in discard(s)
     assert hand(s, 1) == Counter()
 
@@ -565,10 +626,16 @@ def test_ruling_h_war_3_still_tied_no_victor() -> None:
     )
     assert view(s)["city_tiles"][0] == ["Royal Treasury", "Desecration", "Great Scouring"]
     assert view(s)["players"][0]["unused_tiles"] == [] and view(s)["players"][1]["unused_tiles"] == []
-    # no victor: both keep at most 2 unit-counts (one COLOSSAL is fine)
-    assert moves(s) == ['keep "Moonfall Conscripts"', 'keep "Rabid Usurper"', "pass"]
+    # no victor: both keep 2 unit-counts (one COLOSSAL is fine), a maximal set (H-war-4)
+    assert decision(s) == ("keep", 0)
+    assert moves(s) == ['keep "Moonfall Conscripts"', 'keep "Rabid Usurper"']
     play(s, 'keep "Rabid Usurper"')
-    assert moves(s) == ['keep "Opal Statuary"', 'keep "Sunfall Conscripts"', "pass"]
+    assert decision(s) == ("keep", 1)
+    assert moves(s) == ['keep "Opal Statuary"', 'keep "Sunfall Conscripts"']
+    play(s, 'keep "Opal Statuary"')  # the COLOSSAL Sunfall Conscripts no longer fits: the pick is over
+    assert side(s, 0, 0) == Counter({"Rabid Usurper": 1}) and side(s, 0, 1) == Counter({"Opal Statuary": 1})
+    assert discard(s) == ["Moonfall Conscripts", "Sunfall Conscripts"]
+    assert decision(s) == ("offering", 0)
 
 
 def test_ruling_h_war_4_outcome_tile_and_keep_limits() -> None:
@@ -586,36 +653,141 @@ def test_ruling_h_war_4_outcome_tile_and_keep_limits() -> None:
     assert view(s)["players"][1]["unused_tiles"] == ["Great Scouring"]
     assert view(s)["city_tiles"][0] == ["Royal Treasury", "Desecration"]
     assert s.scores() == (0, 2)
-    # the active player chooses first, although the loser; the loser may keep a COLOSSAL unit
+    # the active player chooses first, although the loser; the loser may keep a COLOSSAL unit alone or
+    # two units (Sunset Marauder first would leave the Temple Servant before it out: not offered)
     assert decision(s) == ("keep", 0)
-    assert moves(s) == ['keep "Temple Servant"', 'keep "Sunset Marauder"', 'keep "Rabid Usurper"', "pass"]
-    play(s, 'keep "Rabid Usurper"')
+    assert moves(s) == ['keep "Temple Servant"', 'keep "Rabid Usurper"']
+    play(s, 'keep "Temple Servant"')
+    assert moves(s) == ['keep "Sunset Marauder"']  # the second unit that fits, and no pass
+    play(s, 'keep "Sunset Marauder"')
     # the victor keeps one unit-count: never the COLOSSAL Sunfall Conscripts
     assert decision(s) == ("keep", 1)
-    assert moves(s) == ['keep "Remembered Soul"', 'keep "Opal Statuary"', "pass"]
+    assert moves(s) == ['keep "Remembered Soul"', 'keep "Opal Statuary"']
     play(s, 'keep "Opal Statuary"')
-    assert side(s, 0, 0) == Counter({"Rabid Usurper": 1})
+    assert side(s, 0, 0) == Counter({"Temple Servant": 1, "Sunset Marauder": 1})
     assert side(s, 0, 1) == Counter({"Opal Statuary": 1})
-    assert Counter(discard(s)) == Counter(
-        ["Temple Servant", "Sunset Marauder", "Remembered Soul", "Sunfall Conscripts"])
+    assert discard(s) == ["Rabid Usurper", "Remembered Soul", "Sunfall Conscripts"]
+    assert decision(s) == ("offering", 0)  # seat 1 has no card in hand for ENDURING
+
+
+def _kept_sets(state: GameState, player: int, city: int) -> Counter:
+    """Every way ``player`` can finish the keep decision: {units kept in ``city``: move sequences}."""
+    out: Counter = Counter()
+
+    def walk(s: GameState) -> None:
+        if decision(s) != ("keep", player):
+            out[tuple(sorted(side(s, city, player).elements()))] += 1
+            return
+        for m in s.legal_moves():
+            walk(play(s.clone(), str(m)))
+
+    walk(state)
+    return out
+
+
+def test_ruling_h_war_4_victor_keeps_exactly_one_unit_no_pass() -> None:
+    # seat 0 wins 8 to 3: it keeps exactly one of its three non-COLOSSAL units, never none
+    s = _war(favor="horus", cities=[(["Sunset Marauder", "Rabid Usurper", "Temple Servant", "Moonlight Channeller"],
+                                     ["Opal Statuary"]), EMPTY, EMPTY])
+    assert decision(s) == ("keep", 0)
+    assert moves(s) == ['keep "Moonlight Channeller"', 'keep "Temple Servant"', 'keep "Sunset Marauder"']
+    with pytest.raises(IllegalMoveError):
+        s.apply("pass")
+    assert _kept_sets(s, 0, 0) == Counter({("Moonlight Channeller",): 1, ("Temple Servant",): 1,
+                                           ("Sunset Marauder",): 1})
+    play(s, 'keep "Temple Servant"')  # one unit-count kept: the decision is over
+    assert side(s, 0, 0) == Counter({"Temple Servant": 1})
+    assert discard(s) == ["Moonlight Channeller", "Sunset Marauder", "Rabid Usurper"]
+    assert side(s, 0, 1) == Counter({"Opal Statuary": 1})  # the loser, within its limit: no decision
+    assert view(s)["players"][0]["unused_tiles"] == ["Solar Eclipse"]
+    assert decision(s) == ("offering", 0)
+    # a single unit that fits is still a move (D-decision-1); a victor with only COLOSSAL units keeps
+    # nothing, without a decision
+    s = _war(favor="horus", cities=[(["Rabid Usurper", "Obsidian Statuary"], ["Temple Servant", "Temple Servant"]),
+                                    EMPTY, EMPTY])
+    assert decision(s) == ("keep", 0) and moves(s) == ['keep "Obsidian Statuary"']
+    s = _war(favor="horus", cities=[(["Rabid Usurper", "Moonfall Conscripts"], ["Temple Servant"]), EMPTY, EMPTY])
+    assert view(s)["players"][0]["unused_tiles"] == ["Solar Eclipse"]  # 6 to 2: seat 0 won
+    assert side(s, 0, 0) == Counter() and discard(s) == ["Moonfall Conscripts", "Rabid Usurper"]
+    assert side(s, 0, 1) == Counter({"Temple Servant": 1})
+    assert decision(s) == ("offering", 0)
+
+
+def test_ruling_h_war_4_kept_set_is_maximal_loser_keeps_two_or_one_colossal() -> None:
+    # seat 0 loses 8 to 9 with Tortured Soul < Moonfall Conscripts (COLOSSAL) < Obsidian Statuary
+    cities = [(["Obsidian Statuary", "Moonfall Conscripts", "Tortured Soul"],
+               ["Sunfall Conscripts", "Opal Statuary", "Opal Statuary"]), EMPTY, EMPTY]
+    s = _war(favor="horus", cities=cities)
+    assert decision(s) == ("keep", 0)
+    # Obsidian Statuary first is not offered: the Tortured Soul before it could then never be added
+    assert moves(s) == ['keep "Tortured Soul"', 'keep "Moonfall Conscripts"']
+    assert _kept_sets(s, 0, 0) == Counter({("Obsidian Statuary", "Tortured Soul"): 1, ("Moonfall Conscripts",): 1})
+    play(s, 'keep "Tortured Soul"')
+    assert decision(s) == ("keep", 0)
+    assert moves(s) == ['keep "Obsidian Statuary"']  # not the COLOSSAL unit (no room), and no pass
+    with pytest.raises(IllegalMoveError):
+        s.apply("pass")
+    play(s, 'keep "Obsidian Statuary"')
+    assert side(s, 0, 0) == Counter({"Tortured Soul": 1, "Obsidian Statuary": 1})
+    assert discard(s) == ["Moonfall Conscripts"]
+    # the victor keeps its only non-COLOSSAL design: one Opal Statuary
+    assert decision(s) == ("keep", 1) and moves(s) == ['keep "Opal Statuary"']
+    # one unit when only one fits beside a COLOSSAL unit: Tortured Soul alone is maximal
+    s = _war(favor="horus", cities=[(["Moonfall Conscripts", "Tortured Soul"], cities[0][1]), EMPTY, EMPTY])
+    assert moves(s) == ['keep "Tortured Soul"', 'keep "Moonfall Conscripts"']
+    assert _kept_sets(s, 0, 0) == Counter({("Tortured Soul",): 1, ("Moonfall Conscripts",): 1})
+    play(s, 'keep "Tortured Soul"')
+    assert decision(s) == ("keep", 1)
+    assert side(s, 0, 0) == Counter({"Tortured Soul": 1}) and discard(s) == ["Moonfall Conscripts"]
+
+
+def test_ruling_h_war_4_side_within_its_limit_keeps_all_without_a_decision() -> None:
+    # the loser (seat 0) has 2 unit-counts: it keeps its Rabid Usurper; only the victor is asked
+    s = _war(favor="horus", cities=[(["Rabid Usurper"], ["Opal Statuary", "Opal Statuary", "Remembered Soul"]),
+                                    EMPTY, EMPTY])
+    assert s.war_victor == 1 and decision(s) == ("keep", 1)
+    assert side(s, 0, 0) == Counter({"Rabid Usurper": 1})
+    assert moves(s) == ['keep "Remembered Soul"', 'keep "Opal Statuary"']
+
+
+def test_ruling_h_war_4_rulebook_keep_a_colossal_alone() -> None:
+    """Rulebook: "If the player chooses to keep a COLOSSAL Unit, it would be the only one they could
+    keep"."""
+    # seat 0 wins 9 to 7 and keeps its only unit that fits; seat 1 may keep two units or its COLOSSAL one
+    s = _war(favor="horus", cities=[(["Rabid Usurper", "Moonfall Conscripts", "Obsidian Statuary"],
+                                     ["Sunlight Channeller", "Sunfall Conscripts", "Remembered Soul"]), EMPTY, EMPTY])
+    assert decision(s) == ("keep", 0) and moves(s) == ['keep "Obsidian Statuary"']
+    play(s, 'keep "Obsidian Statuary"')
+    assert discard(s) == ["Moonfall Conscripts", "Rabid Usurper"]
+    assert decision(s) == ("keep", 1)
+    assert moves(s) == ['keep "Remembered Soul"', 'keep "Sunfall Conscripts"']
+    assert _kept_sets(s, 1, 0) == Counter({("Remembered Soul", "Sunlight Channeller"): 1, ("Sunfall Conscripts",): 1})
+    play(s, 'keep "Sunfall Conscripts"')  # nothing else can be kept with it: the pick is over
+    assert side(s, 0, 1) == Counter({"Sunfall Conscripts": 1})
+    assert discard(s) == ["Moonfall Conscripts", "Rabid Usurper", "Remembered Soul", "Sunlight Channeller"]
     assert decision(s) == ("offering", 0)  # seat 1 has no card in hand for ENDURING
 
 
 def test_rulebook_war_example() -> None:
-    """The rulebook's war example: Horus (active) 5 against Anubis 4 (3 printed + 1 INVOCATION)."""
+    """The rulebook's war example: Horus (active) 5 against Anubis 4 (3 printed + 1 INVOCATION).
+
+    ``war_example.json`` is the board at the War step; it is loaded one decision earlier, in the
+    Surge of the active player, who ends it, so that the engine resolves the war itself."""
     doc = json.loads((DATA / "war_example.json").read_text(encoding="utf-8"))
-    before = load_position({**doc, "phase": "surge"})  # the same board before the War step
-    assert before.war_torn_cities() == [1]
-    assert before.strength(1, 1) == 5  # Sunset Marauder 2 + Rabid Usurper 3, Horus not favored
-    assert before.strength(1, 0) == 4  # Tortured Soul 2 + Temple Servant 1 + 1 (Anubis favored)
-    s = load_position_file(DATA / "war_example.json")
+    assert doc["phase"] == "war"
+    s = _load({**doc, "phase": "surge"})
     assert s.active == 1 and s.favor == "anubis"
+    assert decision(s) == ("surge", 1)
+    assert s.war_torn_cities() == [1]
+    assert s.strength(1, 1) == 5  # Sunset Marauder 2 + Rabid Usurper 3, Horus not favored
+    assert s.strength(1, 0) == 4  # Tortured Soul 2 + Temple Servant 1 + 1 (Anubis favored)
+    play(s, "end")
     assert s.war_victor == 1
     assert view(s)["players"][1]["unused_tiles"] == ["Great Scouring"]
     assert view(s)["city_tiles"][1] == ["Royal Treasury", "Sandstorm"]
-    # the victor keeps at most 1 unit-count: the Sunset Marauder, never the Rabid Usurper
+    # the victor "can only choose to keep the Sunset Marauder": never the Rabid Usurper, never nothing
     assert decision(s) == ("keep", 1)
-    assert moves(s) == ['keep "Sunset Marauder"', "pass"]
+    assert moves(s) == ['keep "Sunset Marauder"']
     play(s, 'keep "Sunset Marauder"')
     # the Anubis player keeps both units (2 unit-counts) without a decision
     assert side(s, 1, 0) == Counter({"Tortured Soul": 1, "Temple Servant": 1})
@@ -979,12 +1151,11 @@ def test_ruling_h_card_6_great_scouring_does_not_trigger_enduring() -> None:
     assert decision(s) == ("surge", 0)
     assert "Sunset Marauder" in discard(s) and hand(s, 0)["Sunset Marauder"] == 0
     # the same unit destroyed in a war does offer ENDURING (so the edited card works)
-    s = position(cards=cards, phase="war", favor="horus",
-                 cities=[(["Sunset Marauder", "Rabid Usurper", "Rabid Usurper"],
-                          ["Opal Statuary", "Opal Statuary", "Remembered Soul"]), EMPTY, EMPTY],
-                 players=[{"hand": ["Temple Servant"]}, {}])
-    play(s, "pass")  # seat 0, the victor (8 to 7), keeps nothing
-    play(s, 'keep "Opal Statuary"', 'keep "Opal Statuary"')
+    s = _war(cards=cards, favor="horus",
+             cities=[(["Sunset Marauder", "Rabid Usurper", "Temple Servant"], ["Opal Statuary", "Remembered Soul"]),
+                     EMPTY, EMPTY])
+    assert moves(s) == ['keep "Temple Servant"', 'keep "Sunset Marauder"']  # seat 0 wins 6 to 5
+    play(s, 'keep "Temple Servant"')  # the loser keeps both its units without a decision
     assert decision(s) == ("enduring", 0)
     assert moves(s) == ['enduring "Sunset Marauder"', "pass"]
 
@@ -1037,10 +1208,10 @@ def test_ruling_h_card_8_divine_mandate_is_a_free_normal_play() -> None:
     assert coins(s) == [2, 4] and s.favor == "anubis"
     assert moves(s) == ['reinforce "Tortured Soul" city1', 'reinforce "Moonlight Channeller" city2', "pass"]
     play(s, "pass")
-    # the first-unit discount was not used: Obsidian Statuary costs 2
-    assert 'play "Obsidian Statuary" city1' in moves(s)
-    play(s, 'play "Obsidian Statuary" city1')
-    assert coins(s) == [0, 4]
+    # a play from hand: the first Anubis unit used up the discount (H-surge-3), so Obsidian Statuary
+    # costs its full 3, more than the 2 coins left (the Neutral Rabid Usurper costs 3 as well)
+    assert s.discount_used is True
+    assert moves(s) == ["end"]
 
 
 def test_ruling_h_card_8_divine_mandate_maneuver() -> None:
@@ -1057,6 +1228,50 @@ def test_ruling_h_card_9_solar_eclipse_sets_favor() -> None:
         play(s, 'use "Solar Eclipse"')
         assert s.favor == "anubis"
         assert sum(hand(s, 0).values()) == 1
+
+
+UNDER_7 = ["Moonlight Channeller", "Opal Statuary", "Temple Servant", "Temple Servant", "Rabid Usurper",
+           "Forgotten Pharaoh", "Sunset Marauder"]
+
+
+def test_ruling_h_card_10_take_exactly_k_no_pass() -> None:
+    s = _completing(UNDER_7, building="Temple of Darkness")  # K = 2
+    # a free play of an Anubis card, or the first of 2 takes (not the last card: nothing after it)
+    plays = [f'play "{n}" city{c}' for n in ("Forgotten Pharaoh", "Moonlight Channeller") for c in range(3)]
+    takes = [f'take "{n}"' for n in ("Forgotten Pharaoh", "Moonlight Channeller", "Opal Statuary", "Temple Servant",
+                                     "Sunset Marauder")]
+    assert moves(s) == plays + takes
+    with pytest.raises(IllegalMoveError):
+        s.apply("pass")
+    # every way to finish: one of the 6 plays, or exactly 2 cards (16 pairs, each reached once)
+    outcomes = _outcomes(s, "unearth", 0)
+    assert outcomes[()] == 6
+    assert sorted(len(k) for k in outcomes) == [0] + [2] * 16 and set(outcomes.values()) == {1, 6}
+    play(s, 'take "Opal Statuary"')
+    # after a take: no play any more, no pass, takes go on in card order
+    assert moves(s) == ['take "Temple Servant"', 'take "Sunset Marauder"', 'take "Rabid Usurper"']
+    play(s, 'take "Temple Servant"')
+    assert decision(s) == ("surge", 0)  # K = 2 taken
+    assert hand(s, 0) == known(s, 0) == Counter({"Opal Statuary": 1, "Temple Servant": 1})
+    # the cards not taken go to the discard pile, in card order (D-discard-1)
+    assert discard(s) == ["Forgotten Pharaoh", "Moonlight Channeller", "Temple Servant", "Sunset Marauder",
+                          "Rabid Usurper"]
+
+
+def test_ruling_h_card_10_take_all_if_fewer_than_k() -> None:
+    # Tomb of Oblivion ("add any 3") made to complete with 2 cards beneath it: both must be taken
+    cards = edited_cards("Tomb of Oblivion", "build = 9", "build = 2")
+    s = _completing(["Opal Statuary", "Tortured Soul"], building="Tomb of Oblivion", cards=cards)
+    assert view(s)["players"][0]["completed"] == ["Tomb of Oblivion"]
+    assert Counter(view(s)["revealed"]) == Counter({"Opal Statuary": 1, "Tortured Soul": 1})
+    # taking both in card order: the Tortured Soul first; or play it
+    assert moves(s) == [f'play "Tortured Soul" city{c}' for c in range(3)] + ['take "Tortured Soul"']
+    play(s, 'take "Tortured Soul"')
+    assert moves(s) == ['take "Opal Statuary"']  # mandatory: a single option, no pass
+    play(s, 'take "Opal Statuary"')
+    assert decision(s) == ("surge", 0)
+    assert hand(s, 0) == known(s, 0) == Counter({"Opal Statuary": 1, "Tortured Soul": 1})
+    assert discard(s) == [] and view(s)["revealed"] == []
 
 
 # ====================================================================================== D-decision, D-pick
@@ -1190,32 +1405,24 @@ def test_ruling_d_play_1_opponent_god_unit_triggers_nothing() -> None:
     assert decision(s) == ("surge", 0)
 
 
-def test_ruling_d_play_2_free_play_keeps_the_discount() -> None:
-    s = _completing(UNDER_5, p0={"coins": 2, "hand": ["Obsidian Statuary"]})
-    play(s, 'play "Tortured Soul" city1', "pass")
-    assert coins(s)[0] == 2
-    assert 'play "Obsidian Statuary" city0' in moves(s)  # 3 - 1
-    play(s, 'play "Obsidian Statuary" city0')
-    assert coins(s)[0] == 0
-
-
-def test_ruling_d_move_1_moves_not_units() -> None:
-    base = position(cities=[(["Temple Servant"], []), EMPTY, EMPTY],
-                    players=[{"unused_tiles": ["Sandstorm"]}, {}], city_tiles=[3, 3, 2])
-    play(base, 'use "Sandstorm"', 'move "Temple Servant" city0>city1')
-    assert moves(base) == ['move "Temple Servant" city1>city0', 'move "Temple Servant" city1>city2', "pass"]
-    s = play(base.clone(), 'move "Temple Servant" city1>city2')
-    assert decision(s) == ("surge", 0)
-    assert side(s, 2, 0) == Counter({"Temple Servant": 1})
-    s = play(base.clone(), "pass")  # stop early
+def test_ruling_d_move_2_sandstorm_moves_different_units_each_once() -> None:
+    s = position(cities=[(["Temple Servant"], []), (["Tortured Soul"], []), EMPTY],
+                 players=[{"unused_tiles": ["Sandstorm"]}, {}], city_tiles=[3, 3, 2])
+    play(s, 'use "Sandstorm"', 'move "Temple Servant" city0>city1')
+    assert view(s)["pending"]["moved"] == [["Temple Servant", 1]]
+    assert moves(s) == ['move "Tortured Soul" city1>city0', 'move "Tortured Soul" city1>city2', "pass"]
+    t = play(s.clone(), 'move "Tortured Soul" city1>city0')
+    assert decision(t) == ("surge", 0)
+    assert side(t, 0, 0) == Counter({"Tortured Soul": 1}) and side(t, 1, 0) == Counter({"Temple Servant": 1})
+    t = play(s.clone(), "pass")  # stop early
+    assert decision(t) == ("surge", 0)
+    assert side(t, 1, 0) == Counter({"Temple Servant": 1, "Tortured Soul": 1})
+    # one unit of yours: it moves once, and Sandstorm is over
+    s = position(cities=[(["Temple Servant"], []), EMPTY, EMPTY],
+                 players=[{"unused_tiles": ["Sandstorm"]}, {}], city_tiles=[3, 3, 2])
+    play(s, 'use "Sandstorm"', 'move "Temple Servant" city0>city1')
     assert decision(s) == ("surge", 0)
     assert side(s, 1, 0) == Counter({"Temple Servant": 1})
-    # MANEUVER: into this city and back out again are two moves
-    s = position(cities=[(["Temple Servant"], []), EMPTY, EMPTY], players=[{"hand": ["Rabid Usurper"]}, {}])
-    play(s, 'play "Rabid Usurper" city1', 'move "Temple Servant" city0>city1')
-    assert moves(s) == ['move "Temple Servant" city1>city0', 'move "Temple Servant" city1>city2', "pass"]
-    play(s, 'move "Temple Servant" city1>city2')
-    assert decision(s) == ("surge", 0)
 
 
 def test_ruling_d_invocation_1_bonus_on_the_favored_side_in_the_other_players_turn() -> None:
@@ -1235,13 +1442,15 @@ def test_ruling_d_invocation_1_bonus_on_the_favored_side_in_the_other_players_tu
 def test_ruling_d_dev_1_enduring_of_an_opponent_god_unit_does_not_resolve() -> None:
     s = _war(
         favor="horus",
-        cities=[(["Opal Statuary", "Obsidian Statuary", "Sunset Marauder"],
+        cities=[(["Opal Statuary", "Obsidian Statuary", "Temple Servant", "Forgotten Pharaoh"],
                  ["Sunfall Conscripts", "Rabid Usurper", "Opal Statuary"]), EMPTY, EMPTY],
         players=[{"hand": ["Temple Servant"]}, {}],
     )
     assert s.war_victor == 1  # 9 to 8
-    # seat 0 keeps Sunset Marauder (nothing after it in card order is left to add), seat 1 Opal Statuary
-    play(s, 'keep "Sunset Marauder"', 'keep "Opal Statuary"')
+    # seat 0 keeps Forgotten Pharaoh and Temple Servant, so both ENDURING statues are destroyed;
+    # seat 1 keeps its one unit that fits, Opal Statuary
+    play(s, 'keep "Forgotten Pharaoh"', 'keep "Temple Servant"', 'keep "Opal Statuary"')
+    assert discard(s) == ["Obsidian Statuary", "Opal Statuary", "Sunfall Conscripts", "Rabid Usurper"]
     assert decision(s) == ("enduring", 0)
     assert moves(s) == ['enduring "Obsidian Statuary"', "pass"]  # not the Horus Opal Statuary
 
@@ -1303,29 +1512,7 @@ def test_ruling_d_steal_1_discarded_face_up_straight_to_hand() -> None:
     assert s.observation(1)["players"][0]["known"] == ["Moonlight Channeller"]
 
 
-# ====================================================================================== D-unearth, D-enduring, D-keep
-
-UNDER_7 = ["Moonlight Channeller", "Opal Statuary", "Temple Servant", "Temple Servant", "Rabid Usurper",
-           "Forgotten Pharaoh", "Sunset Marauder"]
-
-
-def test_ruling_d_unearth_1_take_up_to_k_one_at_a_time() -> None:
-    s = _completing(UNDER_7, building="Temple of Darkness")
-    play(s, 'take "Opal Statuary"')
-    # after a take: no play any more, takes go on in card order
-    assert moves(s) == ['take "Temple Servant"', 'take "Sunset Marauder"', 'take "Rabid Usurper"', "pass"]
-    play(s, 'take "Temple Servant"')
-    assert decision(s) == ("surge", 0)  # K = 2
-    assert hand(s, 0) == known(s, 0) == Counter({"Opal Statuary": 1, "Temple Servant": 1})
-    assert discard(s) == ["Forgotten Pharaoh", "Moonlight Channeller", "Temple Servant", "Sunset Marauder",
-                          "Rabid Usurper"]
-
-
-def test_ruling_d_unearth_1_pass_discards_all() -> None:
-    s = _completing(UNDER_7, building="Temple of Darkness")
-    play(s, "pass")
-    assert decision(s) == ("surge", 0) and hand(s, 0) == Counter()
-    assert len(discard(s)) == 7
+# ====================================================================================== D-unearth, D-enduring
 
 
 def test_ruling_d_unearth_1_rest_discarded_before_the_played_units_abilities() -> None:
@@ -1337,21 +1524,16 @@ def test_ruling_d_unearth_1_rest_discarded_before_the_played_units_abilities() -
                           "Sunset Marauder", "Rabid Usurper"]
 
 
-def _double_enduring_war(p0_hand, p1_hand):
-    """Active seat 0 loses city0 (7 against 10): both sides lose ENDURING units."""
+def test_ruling_d_enduring_1_after_both_keeps_active_player_first() -> None:
+    # active seat 0 loses city0 (9 against 10): both sides lose ENDURING units
     s = _war(
         favor="horus",
-        cities=[(["Tortured Soul", "Tortured Soul", "Obsidian Statuary"],
+        cities=[(["Tortured Soul", "Tortured Soul", "Obsidian Statuary", "Moonlight Channeller"],
                  ["Remembered Soul", "Remembered Soul", "Opal Statuary", "Rabid Usurper"]), EMPTY, EMPTY],
-        players=[{"hand": p0_hand}, {"hand": p1_hand}],
+        players=[{"hand": ["Temple Servant"]}, {"hand": ["Sunset Marauder"]}],
     )
     assert s.war_victor == 1
-    return s
-
-
-def test_ruling_d_enduring_1_after_both_keeps_active_player_first() -> None:
-    s = _double_enduring_war(["Temple Servant"], ["Sunset Marauder"])
-    play(s, 'keep "Obsidian Statuary"')  # nothing after it in card order: the pick ends
+    play(s, 'keep "Moonlight Channeller"', 'keep "Obsidian Statuary"')  # both Tortured Souls are destroyed
     assert decision(s) == ("keep", 1)  # both keep before any ENDURING
     play(s, 'keep "Opal Statuary"')
     assert decision(s) == ("enduring", 0)  # the active player first, although the loser
@@ -1368,23 +1550,7 @@ def test_ruling_d_enduring_1_after_both_keeps_active_player_first() -> None:
     assert decision(s) == ("offering", 0)
 
 
-def test_ruling_d_keep_1_keep_fewer_or_keep_all_without_a_decision() -> None:
-    s = _double_enduring_war([], [])
-    assert moves(s) == ['keep "Tortured Soul"', 'keep "Obsidian Statuary"', "pass"]
-    play(s, "pass")  # keep nothing
-    assert side(s, 0, 0) == Counter()
-    play(s, "pass")
-    assert side(s, 0, 1) == Counter()
-    # empty hands: no ENDURING (H-enduring-1) and no Offering (D-decision-1): the turn passes
-    assert s.active == 1 and s.turn == 2 and decision(s) == ("wealth", 1)
-    # a side within its limit keeps everything without a decision (the loser has 2 unit-counts)
-    s = _war(favor="horus", cities=[(["Rabid Usurper"], ["Opal Statuary", "Opal Statuary", "Remembered Soul"]),
-                                    EMPTY, EMPTY])
-    assert s.war_victor == 1 and decision(s) == ("keep", 1)
-    assert side(s, 0, 0) == Counter({"Rabid Usurper": 1})
-
-
-# ====================================================================================== D-known, D-emissary
+# ====================================================================================== D-known, D-emissary, H-setup-4
 
 
 def test_ruling_d_known_1_a_leaving_card_drops_one_known_copy() -> None:
@@ -1411,8 +1577,8 @@ def test_ruling_d_known_1_a_revealed_hand_is_known_whole() -> None:
     assert s.observation(0)["players"][1]["known"] == ["Remembered Soul", "Temple Servant"]
 
 
-def _emissary(p0, p1):
-    return position(phase="emissary", config={"emissary": True}, favor="horus",
+def _emissary(p0, p1, first_player=0):
+    return position(phase="emissary", config={"emissary": True, "first_player": first_player}, favor="horus",
                     players=[{"hand": p0}, {"hand": p1}])
 
 
@@ -1438,11 +1604,32 @@ def test_ruling_d_emissary_1_ties() -> None:
     s = _emissary(["Forgotten Pharaoh"], ["Sunlight Channeller"])
     play(s, 'emissary "Forgotten Pharaoh"', 'emissary "Sunlight Channeller"')
     assert s.active == 1 and s.favor == "anubis"
-    # equal totals and strength: seat 0
+    # equal totals and strength: the configured first player, seat 0 here (H-setup-4)
     s = _emissary(["Sunset Marauder"], ["Remembered Soul"])
     play(s, 'emissary "Sunset Marauder"', 'emissary "Remembered Soul"')
     assert s.active == 0 and s.favor == "horus"
     assert hand(s, 1)["Remembered Soul"] == 1 and "Sunset Marauder" in discard(s)
+
+
+def test_ruling_h_setup_4_emissary_full_tie_goes_to_the_configured_first_player() -> None:
+    # Sunset Marauder and Remembered Soul: 3 + 2 + 2 each, strength 2 each
+    s = _emissary(["Sunset Marauder"], ["Remembered Soul"], first_player=1)
+    play(s, 'emissary "Sunset Marauder"', 'emissary "Remembered Soul"')
+    assert s.active == 1 and s.favor == "anubis"  # the oldest player: seat 1, not seat 0
+    assert discard(s)[0] == "Remembered Soul"  # the first player discards its emissary …
+    assert hand(s, 0) == known(s, 0) == Counter({"Sunset Marauder": 1})  # … the other takes it back
+    assert decision(s) == ("wealth", 1) and s.first_turn is True
+    s = _emissary(["Sunset Marauder"], ["Remembered Soul"], first_player=0)
+    play(s, 'emissary "Sunset Marauder"', 'emissary "Remembered Soul"')
+    assert s.active == 0 and s.favor == "horus"
+    assert discard(s)[0] == "Sunset Marauder"
+    assert hand(s, 1) == known(s, 1) == Counter({"Remembered Soul": 1})
+    assert decision(s) == ("wealth", 0)
+    # only a full tie: equal totals (6) with a higher strength still go to the stronger emissary
+    s = _emissary(["Moonlight Channeller"], ["Forgotten Pharaoh"], first_player=1)
+    play(s, 'emissary "Moonlight Channeller"', 'emissary "Forgotten Pharaoh"')
+    assert s.active == 0 and s.favor == "horus"
+    assert discard(s)[0] == "Moonlight Channeller"
 
 
 # ====================================================================================== D-deck, D-discard, D-offer
@@ -1459,11 +1646,11 @@ def test_ruling_d_deck_1_draw_one_at_a_time_reshuffling_when_empty() -> None:
 
 
 def test_ruling_d_discard_1_one_sides_destroyed_units_in_card_order() -> None:
-    s = _war(favor="horus", cities=[(["Rabid Usurper", "Sunset Marauder", "Temple Servant"], ["Opal Statuary"]),
-                                    EMPTY, EMPTY])
-    assert s.war_victor == 0
-    play(s, "pass")
-    assert discard(s) == ["Temple Servant", "Sunset Marauder", "Rabid Usurper"]
+    s = _war(favor="horus", cities=[(["Rabid Usurper", "Sunset Marauder", "Temple Servant", "Forgotten Pharaoh"],
+                                     ["Opal Statuary"]), EMPTY, EMPTY])
+    assert s.war_victor == 0  # 7 to 3: seat 0 keeps one unit
+    play(s, 'keep "Temple Servant"')
+    assert discard(s) == ["Forgotten Pharaoh", "Sunset Marauder", "Rabid Usurper"]
 
 
 def test_ruling_d_discard_1_each_side_destroyed_as_soon_as_it_has_chosen() -> None:
@@ -1471,10 +1658,11 @@ def test_ruling_d_discard_1_each_side_destroyed_as_soon_as_it_has_chosen() -> No
              cities=[(["Rabid Usurper", "Sunset Marauder", "Temple Servant"],
                       ["Fallen Archivist", "Remembered Soul", "Sunlight Channeller"]), EMPTY, EMPTY])
     assert s.war_victor == 0  # 6 to 5
-    play(s, "pass")  # the active player keeps nothing: its side goes first, in card order
-    assert discard(s) == ["Temple Servant", "Sunset Marauder", "Rabid Usurper"]
+    play(s, 'keep "Sunset Marauder"')  # the active player has chosen: its side goes first, in card order
+    assert decision(s) == ("keep", 1)
+    assert discard(s) == ["Temple Servant", "Rabid Usurper"]
     play(s, 'keep "Remembered Soul"', 'keep "Sunlight Channeller"')
-    assert discard(s) == ["Temple Servant", "Sunset Marauder", "Rabid Usurper", "Fallen Archivist"]
+    assert discard(s) == ["Temple Servant", "Rabid Usurper", "Fallen Archivist"]
 
 
 def test_ruling_d_discard_1_great_scouring_city_by_city_seat_0_first() -> None:

@@ -1,6 +1,6 @@
 """The reference engine for Omen: Heir to the Dunes — the executable rulebook.
 
-Plain, readable Python; each rule cites its ruling id (``H-…`` in ``shared/rules``, ``D-…`` in
+Plain, readable Python; each rule cites its ruling id (``H-…`` in ``docs/rules``, ``D-…`` in
 ``docs/rulings.md``). Speed is the Cython core's job; this engine is what the core is checked against.
 
 How the engine runs. A game is a sequence of *decisions*; every decision, whoever makes it, is a
@@ -1089,7 +1089,7 @@ class GameState:
     def _moves_move(self, d: Pending) -> list[Move]:
         """MANEUVER (H-surge-7): units without MANEUVER into or out of this city; Sandstorm
         (H-card-7): any unit of yours to another city. Capacity applies to both, and each counts
-        units, not moves: a unit already moved (``d.moved``) stays where it went (D-move-1)."""
+        units, not moves: a unit already moved (``d.moved``) stays where it went (H-surge-7, D-move-2)."""
         e = _program(self.cards, d.ref)[d.index]
         p = d.player
         moves = []

@@ -26,6 +26,7 @@ from core_state cimport *
 
 import numpy as np
 
+from omen_search import cards as _limits
 from omen_search.cards import GODS, CardSet, default_cards
 from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.moves import VERBS, Move
@@ -139,6 +140,10 @@ cdef enum:
     V_PASS
 
 assert tuple(VERBS)[V_PASS] == "pass" and tuple(VERBS)[V_BUILD] == "build"
+# the loader refuses card sets beyond the core's tables: both must name the same limits
+assert (MAX_T, NCARDS, MAX_STACK, MAX_CODE, MAX_PROGS, MAX_OPTIONS, MAX_MOVES) == (
+    _limits.MAX_UNIT_TYPES, _limits.DECK_SIZE, _limits.MAX_STACK, _limits.MAX_CODE, _limits.MAX_LISTS,
+    _limits.MAX_OPTIONS, _limits.MAX_MOVES)
 
 cdef enum:
     CAPACITY = 5
@@ -460,7 +465,7 @@ cdef inline int first_incomplete(State* s, int p) noexcept nogil:
 cdef inline void push(Ctx* c, int prog, int owner, int city) noexcept nogil:
     cdef State* s = c.s
     if s.stack_n >= MAX_STACK:
-        return  # cannot happen with the compiled card data (checked when compiling)
+        return  # cannot happen: the loader refuses card sets that could need more (cards.MAX_STACK)
     L(c, &s.stack[s.stack_n], sizeof(Frame))
     s.stack[s.stack_n].prog = <int16_t>prog
     s.stack[s.stack_n].pc = 0
@@ -1636,6 +1641,7 @@ cdef class CoreTables:
 
     def __init__(self, cards):
         cdef int t
+        cdef uint64_t bit
         self.cards = cards
         self.prog_refs = []
         self.ref_progs = {}
@@ -1662,20 +1668,21 @@ cdef class CoreTables:
             self.tb.max_offering = max(self.tb.max_offering, u.offering)
             self.tb.size[t] = u.size
             self.tb.colossal[t] = 0xFF if u.size == 2 else 0
-            self.tb.colossal_set |= (1 << t) if u.size == 2 else 0
+            bit = <uint64_t>1 << t  # a 64-bit set: units 31 to 47 too
+            self.tb.colossal_set |= bit if u.size == 2 else 0
             self.tb.devotion[t] = _DEVOTION[u.devotion]
             for g in range(2):
                 self.tb.devoted[g][t] = self.tb.devotion[t] in (g, 2)
                 if self.tb.devoted[g][t]:
-                    self.tb.devoted_set[g] |= 1 << t
+                    self.tb.devoted_set[g] |= bit
                     if u.reinforce:
-                        self.tb.reinforcer_set[g] |= 1 << t
+                        self.tb.reinforcer_set[g] |= bit
             for f, code in _FILTERS.items():
                 self.tb.passes[code][t] = (f == "any" or (f == "neutral" and u.devotion == "neutral")
                                            or (f == "treasured" and u.treasured)
                                            or (f in GODS and self.tb.devoted[_GOD_INDEX[f]][t]))
                 self.tb.filter_set[code] |= <uint64_t>self.tb.passes[code][t] << t
-            self.tb.maneuver_set |= (1 << t) if u.maneuver else 0
+            self.tb.maneuver_set |= bit if u.maneuver else 0
             self.tb.treasured[t] = u.treasured
             self.tb.enduring[t] = u.enduring
             self.tb.invocation[t] = bool(u.invocation)

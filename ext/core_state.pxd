@@ -9,11 +9,11 @@
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
-    MAX_T = 48          # distinct unit designs (cards.MAX_UNIT_TYPES)
+    MAX_T = 48          # distinct unit designs (cards.MAX_UNIT_TYPES: the loader refuses more)
     NCARDS = 40         # cards in the deck (cards.DECK_SIZE)
     NTILES = 9          # reward tiles
     NCITIES = 3
-    MAX_STACK = 32      # effect frames
+    MAX_STACK = 32      # effect frames (cards.MAX_STACK: the loader refuses sets that could need more)
     MAX_CODE = 1024     # compiled effect instructions
     MAX_PROGS = 512     # compiled effect lists
     MAX_OPTIONS = 4     # branches of one "choose"

@@ -29,7 +29,20 @@ SOURCES = ("printed", "designed")
 DECK_SIZE = 40
 REWARD_COUNT = 9
 STRUCTURES_PER_GOD = 3
-MAX_UNIT_TYPES = 48  # the core's fixed arrays are sized for this many distinct unit designs
+
+# Limits of the engines' fixed-size tables (the Cython core's, ``ext/core_state.pxd``, which checks
+# that it agrees). A card file beyond them is refused when it is loaded, so that every set the loader
+# accepts plays the same on both engines; ``docs/cards.md`` lists them.
+MAX_UNIT_TYPES = 48  # distinct unit designs
+MAX_STAT = 31  # a unit's cost, strength and offering (5-bit fields of a packed move)
+MAX_COUNT = 63  # an effect's n, draw_each and take; a unit's maneuver
+MAX_BUILD_VP = 255  # a structure's build and vp
+MAX_OPTIONS = 4  # branches of one choose
+MAX_EFFECTS = 64  # effects in one list (an ability, a branch, a "then")
+MAX_LISTS = 512  # effect lists in the whole set, as the engines compile it
+MAX_CODE = 1024  # effects in the whole set, as the engines compile it
+MAX_STACK = 32  # effect lists resolving at once (each nested list, and each unit a play puts in, adds one)
+MAX_MOVES = 1024  # legal moves of one decision (the longest is an Offering)
 
 Filter = Literal["any", "neutral", "anubis", "horus", "treasured"]
 
@@ -262,7 +275,7 @@ class _Checker:
             if key not in allowed:
                 self.fail(key, f"unknown field (expected one of {', '.join(sorted(allowed))})")
 
-    def get(self, field: str, kind: type, default: Any = ..., choices: tuple = ()) -> Any:
+    def get(self, field: str, kind: type, default: Any = ..., choices: tuple = (), most: int | None = None) -> Any:
         if field not in self.table:
             if default is ...:
                 self.fail(field, "missing")
@@ -274,6 +287,8 @@ class _Checker:
             self.fail(field, f"must be a {kind.__name__}, got {value!r}")
         if kind is int and value < 0:
             self.fail(field, f"must not be negative, got {value}")
+        if most is not None and value > most:
+            self.fail(field, f"must be at most {most} (a limit of the engines), got {value}")
         if choices and value not in choices:
             self.fail(field, f"unknown value {value!r} (expected one of {', '.join(choices)})")
         return value
@@ -290,6 +305,8 @@ def _effects(path: str, where: str, field: str, raw: Any, city: bool) -> tuple[E
     REINFORCE, INVOCATION and MANEUVER, not in LABOR, reward tiles or structures)."""
     if not isinstance(raw, list):
         raise CardDataError(f"{path}: {where}, field '{field}': must be a list of effects")
+    if len(raw) > MAX_EFFECTS:
+        raise CardDataError(f"{path}: {where}, field '{field}': {len(raw)} effects, the limit is {MAX_EFFECTS}")
     return tuple(_effect(path, f"{where}, field '{field}[{i}]'", e, city) for i, e in enumerate(raw))
 
 
@@ -314,7 +331,7 @@ def _effect(path: str, where: str, raw: Any, city: bool) -> Effect:
             continue
         value = raw[param]
         if kind in ("count", "amount"):
-            value = check.get(param, int)
+            value = check.get(param, int, most=MAX_COUNT)
             if kind == "count" and value < 1:
                 check.fail(param, f"must be at least 1, got {value}")
         elif kind == "bool":
@@ -324,8 +341,8 @@ def _effect(path: str, where: str, raw: Any, city: bool) -> Effect:
         elif kind == "effects":
             value = _effects(path, where, param, value, city)
         elif kind == "options":
-            if not isinstance(value, list) or len(value) < 2:
-                check.fail(param, "must list at least two options")
+            if not isinstance(value, list) or not 2 <= len(value) <= MAX_OPTIONS:
+                check.fail(param, f"must list from 2 to {MAX_OPTIONS} options")
             options = []
             for i, opt in enumerate(value):
                 oc = _Checker(path, f"{where}, option {i}", opt)
@@ -362,7 +379,7 @@ def _unit(path: str, index: int, raw: Any) -> Unit:
     for kw in keywords:
         if kw not in KEYWORDS:
             check.fail("keywords", f"unknown keyword {kw!r} (expected one of {', '.join(KEYWORDS)})")
-    copies = check.get("copies", int)
+    copies = check.get("copies", int, most=DECK_SIZE)
     if copies < 1:
         check.fail("copies", "must be at least 1")
     effects = {
@@ -373,14 +390,14 @@ def _unit(path: str, index: int, raw: Any) -> Unit:
         name=name,
         type=check.get("type", str, choices=UNIT_TYPES),
         devotion=check.get("devotion", str, choices=DEVOTIONS),
-        cost=check.get("cost", int),
-        strength=check.get("strength", int),
-        offering=check.get("offering", int),
+        cost=check.get("cost", int, most=MAX_STAT),
+        strength=check.get("strength", int, most=MAX_STAT),
+        offering=check.get("offering", int, most=MAX_STAT),
         keywords=frozenset(keywords),
         copies=copies,
         source=check.get("source", str, choices=SOURCES),
         text=check.get("text", str),
-        maneuver=check.get("maneuver", int, 0),
+        maneuver=check.get("maneuver", int, 0, most=MAX_COUNT),
         note=check.get("note", str, ""),
         **effects,
     )
@@ -406,19 +423,115 @@ def _structure(path: str, index: int, raw: Any) -> dict[str, Any]:
     name = check.name()
     check.where = f"structure '{name}'"
     check.only({"name", "god", "build", "vp", "source", "text", "completed", "note"})
-    build = check.get("build", int)
+    build = check.get("build", int, most=MAX_BUILD_VP)
     if build < 1:
         check.fail("build", "must be at least 1")
     return dict(
         name=name,
         god=check.get("god", str, choices=GODS),
         build=build,
-        vp=check.get("vp", int),
+        vp=check.get("vp", int, most=MAX_BUILD_VP),
         source=check.get("source", str, choices=SOURCES),
         text=check.get("text", str),
         completed=_effects(path, check.where, "completed", check.get("completed", list), False),
         note=check.get("note", str, ""),
     )
+
+
+def _lists(effects: tuple[Effect, ...]) -> tuple[int, int]:
+    """Effect lists and effects the engines compile for one list: itself and every list nested in it
+    (a ``then``, also an empty one, and each option of a ``choose``)."""
+    lists, code = 1, len(effects)
+    for e in effects:
+        for nested in ([e.then] if e.op in ("steal_unit", "if_favored") else []) + [o.effects for o in e.options]:
+            more = _lists(nested)
+            lists, code = lists + more[0], code + more[1]
+    return lists, code
+
+
+def compiled_size(units: tuple[Unit, ...], rewards: tuple[RewardTile, ...],
+                  structures: tuple[Structure, ...] | list[Structure]) -> tuple[int, int]:
+    """The effect lists and effects the engines compile for a set: every ability and nested list,
+    and per unit one list for BUILD's discard (and one for its MANEUVER), plus the REINFORCE choice."""
+    lists = code = len(units) + sum(1 for u in units if u.maneuver) + 1
+    for effects in [getattr(u, f) for u in units for f in ("reinforce", "invocation", "labor") if getattr(u, f)] + [
+            r.effects for r in rewards] + [s.completed for s in structures]:
+        more = _lists(effects)
+        lists, code = lists + more[0], code + more[1]
+    return lists, code
+
+
+class _StackDepth:
+    """How many effect lists can be resolving at once, the most: the engines keep one frame per list
+    on a stack of ``MAX_STACK``. A nested list (``then``, an option) resolves on top of its parent;
+    a play (``play_free``, or a completed structure's card: ``unearth``) puts frames for the played
+    unit's MANEUVER, INVOCATION and REINFORCE choice on top, and the chosen REINFORCE above those."""
+
+    def __init__(self, path: str, units: tuple[Unit, ...]):
+        self.path, self.units = path, units
+        self.playing: tuple[str, str] | None = None  # the ability being measured inside a play
+        self.play_depth: int | None = None
+
+    def of(self, effects: tuple[Effect, ...]) -> int:
+        """Frames while ``effects`` resolve, its own included."""
+        extra = 0
+        for e in effects:
+            nested = ([e.then] if e.op in ("steal_unit", "if_favored") else []) + [o.effects for o in e.options]
+            extra = max([extra] + [self.of(n) for n in nested])
+            if e.op in ("play_free", "unearth"):
+                extra = max(extra, self.play())
+        return 1 + extra
+
+    def play(self) -> int:
+        """Frames a play of any unit can put on the stack (with what its abilities do)."""
+        if self.play_depth is not None:
+            return self.play_depth
+        if self.playing is not None:
+            name, field = self.playing
+            raise CardDataError(
+                f"{self.path}: unit '{name}', field '{field}': a unit it plays can resolve it again, so plays can "
+                f"nest without end; the engines resolve at most {MAX_STACK} effect lists at once")
+        reinforce = 0
+        for u in self.units:
+            if u.reinforce:
+                self.playing = (u.name, "reinforce")
+                reinforce = max(reinforce, self.of(u.reinforce))
+        depth = 0
+        for u in self.units:
+            maneuver, invocation, choice = int(u.maneuver > 0), int(bool(u.invocation)), int(u.devotion != "neutral")
+            self.playing = (u.name, "invocation")
+            after = maneuver + (self.of(u.invocation) if u.invocation else 0)
+            depth = max(depth, maneuver + invocation + choice + (reinforce if choice else 0), after)
+        self.playing, self.play_depth = None, depth
+        return depth
+
+
+def _check_set_limits(path: str, units: tuple[Unit, ...], rewards: tuple[RewardTile, ...],
+                      structures: list[Structure]) -> None:
+    """The whole set against the engines' limits: compiled lists and effects, the effect stack, and
+    the longest list of legal moves (an Offering: pass, then per unit in hand its offers and up to 3
+    builds, written with up to the largest offering of spare entries)."""
+    abilities: list[tuple[str, str, tuple[Effect, ...]]] = []
+    for u in units:
+        abilities += [(f"unit '{u.name}'", f, getattr(u, f)) for f in ("reinforce", "invocation", "labor") if getattr(u, f)]
+    abilities += [(f"reward '{r.name}'", "effects", r.effects) for r in rewards]
+    abilities += [(f"structure '{s.name}'", "completed", s.completed) for s in structures]
+    lists, code = compiled_size(units, rewards, structures)
+    if lists > MAX_LISTS or code > MAX_CODE:
+        raise CardDataError(f"{path}: the abilities compile to {lists} effect lists and {code} effects; the engines "
+                            f"hold at most {MAX_LISTS} lists and {MAX_CODE} effects")
+    depth = _StackDepth(path, units)
+    plays = depth.play()  # a unit played from hand in the Surge
+    for where, field, effects in abilities:
+        need = depth.of(effects) + (1 if field == "labor" else 0)  # BUILD's discard waits beneath LABOR
+        if max(need, plays) > MAX_STACK:
+            raise CardDataError(f"{path}: {where}, field '{field}': needs {max(need, plays)} effect lists resolving "
+                                f"at once, the limit is {MAX_STACK}")
+    if plays > MAX_STACK:
+        raise CardDataError(f"{path}: unit: a play can need {plays} effect lists resolving at once, the limit is {MAX_STACK}")
+    moves = 1 + sum(u.offering + 4 for u in units) + max((u.offering for u in units), default=0)
+    if moves > MAX_MOVES:
+        raise CardDataError(f"{path}: unit, field 'offering': an Offering could list {moves} moves, the limit is {MAX_MOVES}")
 
 
 def parse_cards(text: str, path: str = "<cards>") -> CardSet:
@@ -467,6 +580,7 @@ def parse_cards(text: str, path: str = "<cards>") -> CardSet:
             )
         for slot, s in enumerate(mine):
             structures.append(Structure(index=len(structures), slot=slot, **s))
+    _check_set_limits(path, units, rewards, structures)
     return CardSet(
         name=set_name,
         ruleset=ruleset,

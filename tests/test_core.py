@@ -194,26 +194,21 @@ def test_core_agrees_on_a_set_with_other_offerings_and_colossal_units(tmp_path):
         assert mismatch is None, str(mismatch)
 
 
-def test_core_refuses_offerings_too_large_for_its_move_lists(tmp_path):
-    """An offering decision lists every offer of every unit in hand; a set where that could overflow
-    the core's move buffers is refused with a UsageError instead of writing past them."""
-    from omen_search.cards import load_cards
+def test_core_refuses_offerings_too_large_for_its_move_lists():
+    """A card set built in Python without the loader (which refuses it first: test_card_limits) is
+    refused by the core too, instead of writing past its move buffers."""
+    from dataclasses import replace
+
+    from omen_search.cards import default_cards
     from omen_search.errors import UsageError
 
-    text = _seed_card_text()
-    head, *units = text.split("[[unit]]\n")
-    rest = units[-1][units[-1].index("[[reward]]"):]
-    units[-1] = units[-1][:units[-1].index("[[reward]]")]
-    clones = []
-    for i in range(40):  # 40 designs of one copy each, every offering 31
-        unit = units[i % len(units)].replace("offering = ", "offering = 31 #", 1)
-        unit = unit.replace('name = "', f'name = "Copy {i} of ', 1)
-        clones.append(unit.replace("copies = ", "copies = 1 #", 1).rstrip() + "\n\n")
-    path = tmp_path / "cards.toml"
-    path.write_text(head + "".join("[[unit]]\n" + u for u in clones) + rest, encoding="utf-8")
-    cards = load_cards(path)
+    cards = default_cards()
+    units = tuple(replace(u, offering=31) for u in cards.units)
+    big = replace(cards, units=units, name="big offerings", sha256="0" * 64)
+    units = tuple(replace(u, offering=31, name=f"Copy {i}") for i, u in enumerate(units * 3))[:40]
+    big = replace(big, units=tuple(replace(u, index=i, copies=1) for i, u in enumerate(units)), sha256="1" * 64)
     with pytest.raises(UsageError, match="OFFERING values are too large"):
-        CoreState.new(seed=0, cards=cards)
+        CoreState.new(seed=0, cards=big)
 
 
 def test_cli_perft_equal_on_both_engines(capsys):

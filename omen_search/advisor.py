@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable
@@ -30,12 +29,14 @@ from typing import Any, Literal
 
 from omen_search.cards import CardSet
 from omen_search.errors import FormatError, OmenError, UsageError
+from omen_search.jsonio import parse_json
+from omen_search.limits import WORKERS, check_int
 from omen_search.moves import Move
 from omen_search.positions import observe, state_from_observation
 from omen_search.records import RECORD_FORMAT, replay
 from omen_search.reference.state import GameState
 from omen_search.rng import MASK64, Rng
-from omen_search.search import Limit, MoveStats, root_result, worker_seeds
+from omen_search.search import Limit, MoveStats, new_searches, root_result
 from omen_search.stats import wilson
 
 Algorithm = Literal["ismcts", "ismcts-mo"]
@@ -148,8 +149,7 @@ class Advisor:
             raise UsageError(f"algorithm: unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
             raise UsageError(f"seed: must be an integer from 0 to 2**64-1, got {seed!r}")
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise UsageError(f"workers: must be a positive integer, got {workers!r}")
+        check_int(workers, "workers", WORKERS)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not (math.isfinite(c) and c >= 0):
             raise UsageError(f"c: must be a non-negative number, got {c!r}")
         self.limit, self.algorithm, self.seed, self.workers, self.c = limit, algorithm, seed, workers, float(c)
@@ -173,15 +173,12 @@ class Advisor:
         that does not decide is ``observation.player``), :class:`RecordError` for a record that
         does not replay to ``ply``, :class:`UsageError` for a finished game.
         """
-        from omen_search._core import Search
-
         core, pov = self._position(source, ply)
         rng = Rng(self.seed ^ 0xAD0)  # best_share's worlds and the naming of principal lines
         started = time.perf_counter()
         searches = []
         if len(core.legal_move_ids()) > 1:
-            searches = [Search(core, self.c, self.algorithm == "ismcts-mo", s)
-                        for s in worker_seeds(self.seed, self.workers)]
+            searches = new_searches(core, self.c, self.algorithm == "ismcts-mo", self.seed, self.workers)
         self._searches = searches
         try:
             if searches:
@@ -245,10 +242,7 @@ class Advisor:
         from omen_search._core import CoreState
 
         if isinstance(source, (str, bytes)):
-            try:
-                source = json.loads(source)
-            except (ValueError, RecursionError) as exc:
-                raise FormatError(f"observation: not valid JSON: {exc}") from None
+            source = parse_json(source, "observation")
             if not isinstance(source, dict):
                 raise FormatError(f"observation: must be a JSON object, got {type(source).__name__}")
         if isinstance(source, dict) and source.get("format") != RECORD_FORMAT and ply is None:

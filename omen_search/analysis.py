@@ -28,6 +28,7 @@ from typing import Any
 
 from omen_search.cards import CardSet
 from omen_search.errors import UsageError
+from omen_search.limits import WORKERS, check_int
 from omen_search.moves import Move
 from omen_search.positions import observe, state_from_observation
 from omen_search.records import replay
@@ -183,8 +184,7 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
 
     if player not in (0, 1) or isinstance(player, bool):
         raise UsageError(f"player: must be 0 or 1, got {player!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise UsageError(f"workers: must be a positive integer, got {workers!r}")
+    check_int(workers, "workers", WORKERS)
     if len(thresholds) != 3 or not all(0 < a <= b for a, b in zip(thresholds, list(thresholds[1:]) + [100])):
         raise UsageError(f"thresholds: three increasing points of win % above 0, got {list(thresholds)!r}")
     started = time.perf_counter()

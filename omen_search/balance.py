@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import html
 import math
-import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -38,6 +37,7 @@ from typing import Any
 
 from omen_search.cards import GODS, CardSet, Unit
 from omen_search.errors import UsageError
+from omen_search.files import write_atomic
 from omen_search.match import MatchOptions, MatchSetup, card_set, run_match
 from omen_search.render import god_name
 from omen_search.stats import Z95, wilson
@@ -444,17 +444,8 @@ def render_html(report: dict[str, Any]) -> str:
             + "\n".join(body) + "\n</body></html>\n")
 
 
-def check_writable(path: str | Path) -> None:
-    """Raise :class:`UsageError` unless a file can be written at ``path`` (to check before the games)."""
-    target = Path(path)
-    if target.is_dir() or not target.parent.is_dir() or not os.access(target.parent, os.W_OK) or (
-            target.exists() and not os.access(target, os.W_OK)):
-        raise UsageError(f"--html: cannot write {path}: not a writable file in an existing folder")
-
-
 def write_html(report: dict[str, Any], path: str | Path) -> None:
-    """Write :func:`render_html` to ``path``; raises :class:`UsageError` if it cannot be written."""
-    try:
-        Path(path).write_text(render_html(report), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"--html: cannot write {path}: {exc.strerror or exc}") from None
+    """Write :func:`render_html` to ``path`` (:func:`omen_search.files.write_atomic`); raises
+    :class:`UsageError` if it cannot be written."""
+    page = render_html(report)
+    write_atomic(path, "--html", lambda f: f.write(page))

@@ -12,12 +12,15 @@ between seeded bots on a seeded deal replays exactly. Specs::
 
 from __future__ import annotations
 
+import difflib
 import math
 import sys
 import time
+from collections.abc import Callable
 from typing import IO, Any, Protocol
 
-from omen_search.errors import NotationError, UsageError
+from omen_search.errors import NotationError, UsageError, shown
+from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.moves import Move
 from omen_search.rng import MASK64, Rng, splitmix64
 from omen_search.search import Limit, as_core, ismcts
@@ -32,6 +35,12 @@ _OPTIONS = {
     "pimc": {"iterations": int, "seconds": float},
     "ismcts": {"iterations": int, "seconds": float, "c": float, "workers": int},
     "ismcts-mo": {"iterations": int, "seconds": float, "c": float, "workers": int},
+}
+_PROBLEMS: dict[str, Callable[[Any], str | None]] = {  # why an option's value is refused (None: it is not)
+    "iterations": lambda v: int_problem(v, ITERATIONS),
+    "seconds": seconds_problem,
+    "workers": lambda v: int_problem(v, WORKERS),
+    "c": lambda v: None if math.isfinite(v) and v >= 0 else f"must be a non-negative number, got {v}",
 }
 
 
@@ -87,7 +96,19 @@ class HumanPlayer:
                 continue
             if move in moves:
                 return move
-            print(f"  {line!r} is not legal here", file=out)
+            print(f"  {_unknown_name(move, state) or f'{line!r} is not legal here'}", file=out)
+
+
+def _unknown_name(move: Move, state: State) -> str | None:
+    """What is wrong with a move that names no card, tile or structure of the game (with the name
+    meant, when it is near one: ``unknown card 'opal statuary'; did you mean 'Opal Statuary'?``)."""
+    cards = state.cards
+    names = [u.name for u in cards.units] + [r.name for r in cards.rewards] + [s.name for s in cards.structures]
+    for name in (move.card, move.target):
+        if name is not None and name not in names:
+            near = [n for n in names if n.casefold() == name.casefold()] or difflib.get_close_matches(name, names, 1)
+            return f"unknown card {name!r}" + (f"; did you mean {near[0]!r}?" if near else "")
+    return None
 
 
 def evaluate(state: State, player: int) -> float:
@@ -202,18 +223,24 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if not isinstance(spec, str):
         raise UsageError(f"players: a player spec must be text, got {spec!r}")
     kind, _, rest = spec.strip().partition(":")
+    if kind == CORRUPTED_HEIR:
+        raise UsageError(f"players: {CORRUPTED_HEIR!r} is the solo game's automaton: it plays seat 1 of "
+                         "--game heir-solo by itself (give only seat 0's player there)")
     if kind not in _OPTIONS:
-        raise UsageError(f"players: unknown player {spec!r} (expected one of {', '.join(BOT_KINDS)})")
+        raise UsageError(f"players: unknown player {shown(spec)} (expected one of {', '.join(BOT_KINDS)})")
     options: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
         if not eq or key not in _OPTIONS[kind]:
             allowed = ", ".join(_OPTIONS[kind]) or "no options"
-            raise UsageError(f"players: {spec!r}: unknown option {part!r} ({kind} takes {allowed})")
+            raise UsageError(f"players: {shown(spec)}: unknown option {shown(part)} ({kind} takes {allowed})")
         try:
             options[key] = _OPTIONS[kind][key](value)
         except ValueError:
-            raise UsageError(f"players: {spec!r}: {key} must be a number, got {value!r}") from None
+            raise UsageError(f"players: {shown(spec)}: {key} must be a number, got {shown(value)}") from None
+        problem = _PROBLEMS[key](options[key])
+        if problem:
+            raise UsageError(f"players: {shown(spec)}: {key} {problem}")
     return kind, options
 
 

@@ -10,15 +10,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib import metadata
 from typing import NoReturn
 
+from omen_search import __version__, limits
 from omen_search.bots import BOT_KINDS, CORRUPTED_HEIR, bot_seed, make_bot, split_players
 from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
+from omen_search.files import check_output
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
-from omen_search.reference.state import DEFAULT_MAX_TURNS, LEVELS, Config
+from omen_search.reference.state import CH, DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.render import describe_advice, describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
 from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
@@ -46,24 +49,42 @@ def _seed(text: str) -> int:
     return value
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _within(bounds: tuple[int, int]) -> Callable[[str], int]:
+    """An argparse type: an integer within ``bounds`` (:mod:`omen_search.limits`)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text[:40]!r}") from None
+        problem = limits.int_problem(value, bounds)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
+        return value
+    return parse
 
 
-def _positive_seconds(text: str) -> float:
+def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
-    if not 0 < value < 3600:
-        raise argparse.ArgumentTypeError(f"must be more than 0 and less than 3600, got {value}")
+        raise argparse.ArgumentTypeError(f"must be a number, got {text[:40]!r}") from None
+    problem = limits.seconds_problem(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
     return value
+
+
+_positive = _within((1, 2**31 - 1))  # a count with no resource behind it (--top)
+_iterations, _workers, _games = _within(limits.ITERATIONS), _within(limits.WORKERS), _within(limits.GAMES)
+_max_turns = _within(limits.TURNS)
+
+
+def _version() -> str:
+    """The installed distribution's version, or the package's own when it is not installed."""
+    try:
+        return metadata.version("omen-search")
+    except metadata.PackageNotFoundError:
+        return __version__
 
 
 def _add_cards(p: argparse.ArgumentParser) -> None:
@@ -79,7 +100,7 @@ def _add_game(p: argparse.ArgumentParser) -> None:
     p.add_argument("--first-player", type=int, choices=(0, 1), default=0, help="seat that takes the first turn")
     p.add_argument("--gods", default="anubis,horus", help="gods of seat 0 and seat 1 (default anubis,horus)")
     p.add_argument("--emissary", action="store_true", help="play the Emissary of War variant")
-    p.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS,
+    p.add_argument("--max-turns", type=_max_turns, default=DEFAULT_MAX_TURNS,
                    help=f"end the game after this many turns (default {DEFAULT_MAX_TURNS}; ruling D-end-2)")
 
 
@@ -116,7 +137,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         specs.append(CORRUPTED_HEIR)
     elif len(specs) != 2:
         raise UsageError(f"--players: needs two players separated by a comma, got {args.players!r}")
-    bots = [make_bot(spec, bot_seed(args.seed, seat)) for seat, spec in enumerate(specs) if spec != CORRUPTED_HEIR]
+    # the automaton moves inside the rules; named anywhere else, make_bot says where it belongs
+    bots = {seat: make_bot(spec, bot_seed(args.seed, seat)) for seat, spec in enumerate(specs)
+            if not (config.solo and seat == CH)}
+    if args.record:
+        check_output(args.record, "--record")
     state = new_game(args.engine, seed=args.seed, cards=cards, config=config)
     text = not args.json
     if text:
@@ -135,7 +160,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         state.apply(move)
     record = make_record(state, specs)
     if args.record:
-        write_record(args.record, record)
+        write_record(args.record, record, "--record")
     if text:
         print(describe_board(state))
         print(describe_result(state))
@@ -316,11 +341,11 @@ def _thresholds(text: str) -> tuple[float, float, float]:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from omen_search.analysis import analyze_game
-    from omen_search.review_html import check_writable, write_html
+    from omen_search.review_html import write_html
 
     record = load_record(args.record)
     if args.html:
-        check_writable(args.html)
+        check_output(args.html, "--html")
     review = analyze_game(record, args.player, Limit(iterations=args.iterations), cards=load_cards(args.cards),
                           workers=args.workers, seed=args.seed, thresholds=args.thresholds, progress=not args.quiet)
     if args.html:
@@ -384,14 +409,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    from omen_search.balance import check_writable, format_text, run_balance, write_html
+    from omen_search.balance import format_text, run_balance, write_html
     from omen_search.match import MatchOptions, MatchSetup
 
     specs = split_players(args.bots)
     if len(specs) not in (1, 2):
         raise UsageError(f"--bots: one bot spec, or two separated by a comma, got {args.bots!r}")
     if args.html:
-        check_writable(args.html)
+        check_output(args.html, "--html")
     setup = MatchSetup(a=specs[0], b=specs[-1], seed=args.seed, cards=args.cards, emissary=args.emissary,
                        max_turns=args.max_turns)
     report = run_balance(setup, MatchOptions(games=args.games, workers=args.workers, progress=not args.quiet),
@@ -406,6 +431,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="omen-search", description="Play and analyse the card game Omen: Heir to the Dunes.")
+    parser.add_argument("--version", action="version", version=f"omen-search {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("play", help="play a game between bots (or you) and print it turn by turn")
@@ -420,8 +446,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("match", help="play a seat-swapped match between two bots and report Elo, intervals, SPRT",
                        description="Games are played in pairs on the same deal with the seats swapped; game i is "
-                                   "fixed by --seed and i. With --out, each finished game is a JSON line in FILE "
-                                   "at once, and --resume finishes a killed run.")
+                                   "fixed by --seed and i. Each game is a task of its own: with --out, it is a "
+                                   "JSON line in FILE the moment it ends (a kill loses only the games in play), "
+                                   "and --resume finishes a killed run. The progress bar shows the score and Elo "
+                                   "after every game.")
     p.add_argument("bot_a", metavar="BOT_A", help="player spec, e.g. ismcts:iterations=2000 (kinds: "
                                                   f"{', '.join(k for k in BOT_KINDS if k != 'human')})")
     p.add_argument("bot_b", metavar="BOT_B", help=f"the opponent's spec, e.g. greedy ({CORRUPTED_HEIR} with "
@@ -430,9 +458,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="heir: two players, seats swapped in pairs (default); heir-solo: BOT_A in seat 0 against "
                         f"the Corrupted Heir (BOT_B {CORRUPTED_HEIR}), each game its own deal")
     p.add_argument("--level", choices=LEVELS, help="heir-solo: the Corrupted Heir's difficulty (default normal)")
-    p.add_argument("--games", type=_positive, default=100, help="games to play, in seat-swapped pairs (default 100)")
+    p.add_argument("--games", type=_games, default=100, help="games to play, in seat-swapped pairs (default 100)")
     p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
-    p.add_argument("--workers", type=_positive, default=1, help="processes (or Ray tasks at once) (default 1)")
+    p.add_argument("--workers", type=_within(limits.RAY_TASKS), default=1,
+                   help=f"processes, at most {limits.MAX_WORKERS} (or Ray tasks at once) (default 1)")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help='local process pool (default) or ray (pip install "omen-search[ray]")')
     p.add_argument("--address", help="Ray cluster address for --backend ray (default: start Ray locally)")
@@ -440,13 +469,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue the match in --out, playing only missing games")
     p.add_argument("--sprt", metavar="SPEC", nargs="?", const="elo0=0,elo1=10,alpha=0.05,beta=0.05",
                    help="stop when the SPRT decides, e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05 (those are the "
-                        "defaults of a bare --sprt)")
+                        "defaults of a bare --sprt; elo0 < elo1 within +-2000, alpha and beta in (0, 0.5))")
     p.add_argument("--records", metavar="DIR", help="write each game's record to DIR/game-NNNNNN.json")
-    p.add_argument("--report-every", type=int, default=100, metavar="K",
+    p.add_argument("--report-every", type=_within((0, limits.MAX_GAMES)), default=100, metavar="K",
                    help="print a summary line on stderr every K games (default 100; 0 for none)")
     _add_cards(p)
     p.add_argument("--emissary", action="store_true", help="play the Emissary of War variant")
-    p.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS,
+    p.add_argument("--max-turns", type=_max_turns, default=DEFAULT_MAX_TURNS,
                    help=f"end each game after this many turns (default {DEFAULT_MAX_TURNS})")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary lines")
     p.add_argument("--json", action="store_true", help="print the totals as one JSON object")
@@ -460,11 +489,11 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--record", metavar="FILE", help="a game record (JSON), with --ply")
     p.add_argument("--ply", type=int, help="advise after this many moves of the record (default: all of them)")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--iterations", type=_positive, help=f"search iterations (default {ADVISE_ITERATIONS})")
-    budget.add_argument("--seconds", type=_positive_seconds, help="search time in seconds instead")
+    budget.add_argument("--iterations", type=_iterations, help=f"search iterations (default {ADVISE_ITERATIONS})")
+    budget.add_argument("--seconds", type=_seconds, help="search time in seconds instead")
     p.add_argument("--top", type=_positive, help="show only the K best moves")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
-    p.add_argument("--workers", type=_positive, default=1, help="parallel searches (threads) (default 1)")
+    p.add_argument("--workers", type=_workers, default=1, help="parallel searches (threads) (default 1)")
     p.add_argument("--algorithm", choices=("ismcts", "ismcts-mo"), default="ismcts", help="SO- or MO-ISMCTS")
     _add_cards(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -473,13 +502,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("analyze", help="review one seat's decisions in a game record: mistakes, accuracy, a graph",
                        description="Each decision is judged from what the seat could see at that moment. Labels: "
-                                   "inaccuracy, mistake, blunder for a loss of at least 5, 10, 15 points of win %% "
-                                   "(lichess's thresholds), none when the estimates' 95%% intervals overlap.")
+                                   "inaccuracy, mistake, blunder for a loss of at least 5, 10, 15 points of win % "
+                                   "(lichess's thresholds), none when the estimates' 95% intervals overlap.")
     p.add_argument("record", metavar="RECORD", help="game record (JSON) written by `play --record`")
     p.add_argument("--player", type=int, choices=(0, 1), required=True, help="the seat to review")
-    p.add_argument("--iterations", type=_positive, default=ANALYZE_ITERATIONS,
+    p.add_argument("--iterations", type=_iterations, default=ANALYZE_ITERATIONS,
                    help=f"search iterations per decision (default {ANALYZE_ITERATIONS})")
-    p.add_argument("--workers", type=_positive, default=1, help="searches side by side (threads) (default 1)")
+    p.add_argument("--workers", type=_workers, default=1, help="searches side by side (threads) (default 1)")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
     p.add_argument("--thresholds", type=_thresholds, default=THRESHOLDS, metavar="A,B,C",
                    help="points of win %% lost for inaccuracy, mistake, blunder (default 5,10,15)")
@@ -496,7 +525,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="a game in which the engine shows its advice for one seat and plays it")
     p.add_argument("--seed", type=_seed, default=1, help="game seed (default 1)")
-    p.add_argument("--iterations", type=_positive, default=DEMO_ITERATIONS,
+    p.add_argument("--iterations", type=_iterations, default=DEMO_ITERATIONS,
                    help=f"search iterations per decision (default {DEMO_ITERATIONS})")
     p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="the seat the engine advises (default 0)")
     p.add_argument("--opponent", default="greedy", help="the other seat's player spec (default greedy)")
@@ -511,18 +540,18 @@ def build_parser() -> argparse.ArgumentParser:
                     "god (Anubis for a Neutral card), of seat 0, in turns and VP, with a 95% interval over the "
                     "games paired by seed; the interval's half-width is about 1.96*sqrt(0.5/GAMES) for a win "
                     "rate (10 points for 200 games, 3 for 2000). See docs/balance.md.")
-    p.add_argument("--games", type=_positive, default=200, help="games to play, in seat-swapped pairs (default 200)")
+    p.add_argument("--games", type=_games, default=200, help="games to play, in seat-swapped pairs (default 200)")
     p.add_argument("--bots", default="greedy",
                    help="one bot spec for both seats, or two (A,B) separated by a comma, e.g. greedy or "
                         "ismcts:iterations=500,greedy (default greedy)")
     p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
-    p.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    p.add_argument("--workers", type=_workers, default=1, help="processes (default 1)")
     p.add_argument("--ablate", action="append", default=[], metavar="NAME",
                    help="also play the same seeds without this unit's copies and report the change (repeatable; "
                         "each unit is removed on its own)")
     _add_cards(p)
     p.add_argument("--emissary", action="store_true", help="play the Emissary of War variant")
-    p.add_argument("--max-turns", type=_positive, default=DEFAULT_MAX_TURNS,
+    p.add_argument("--max-turns", type=_max_turns, default=DEFAULT_MAX_TURNS,
                    help=f"end each game after this many turns (default {DEFAULT_MAX_TURNS})")
     p.add_argument("--html", metavar="FILE", help="also write the report with charts as one self-contained HTML file")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -538,12 +567,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("selfcheck", help="play random games on both engines and check they agree at every ply")
     _add_game(p)
-    p.add_argument("--games", type=_positive, default=100, help="games to compare, seeds SEED.. (default 100)")
+    p.add_argument("--games", type=_games, default=100, help="games to compare, seeds SEED.. (default 100)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_selfcheck)
 
     p = sub.add_parser("bench", help="measure the core against the reference engine (rates and ratios)")
-    p.add_argument("--seconds", type=_positive_seconds, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--seconds", type=_seconds, default=2.0, help="time per measurement (default 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_bench)
 

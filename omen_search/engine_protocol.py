@@ -22,7 +22,6 @@ exits with status 0. The protocol, with an example session, is ``docs/engine-pro
 from __future__ import annotations
 
 import json
-import math
 import queue
 import re
 import threading
@@ -32,17 +31,16 @@ from typing import IO, Any
 from omen_search import __version__
 from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
 from omen_search.cards import CardSet
-from omen_search.errors import OmenError, RecordError
+from omen_search.errors import FormatError, OmenError, RecordError, shown
+from omen_search.jsonio import parse_json
+from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.records import RECORD_FORMAT
 from omen_search.rng import MASK64
 from omen_search.search import Limit
 
 PROTOCOL_VERSION = 1
 DEFAULT_ITERATIONS = 10_000
-MAX_ITERATIONS = 1_000_000_000
-MAX_SECONDS = 3600.0
 MIN_REPORT_EVERY = 0.05  # seconds: partial reports no more often than this
-MAX_WORKERS = 64
 MAX_TOP = 10_000
 QUERY_FIELDS = {"id", "observation", "record", "ply", "maxIterations", "maxSeconds", "seed",
                 "reportDuringSearchEvery", "top", "workers", "algorithm"}
@@ -80,27 +78,31 @@ def _show(value: Any) -> str:
     try:
         text = json.dumps(value)
     except (ValueError, TypeError, RecursionError):
-        text = repr(value)
+        return shown(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _int(doc: dict, name: str, low: int, high: int) -> int | None:
+def _int(doc: dict, name: str, bounds: tuple[int, int]) -> int | None:
     value = doc.get(name)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise QueryError(name, f"{name} must be an integer from {low} to {high}, got {_show(value)}")
+    problem = int_problem(value, bounds)
+    if problem:
+        raise QueryError(name, f"{name} {problem}")
     return value
 
 
-def _number(doc: dict, name: str, low: float, high: float, low_included: bool = False) -> float | None:
+def _seconds(doc: dict, name: str, low: float = 0.0) -> float | None:
+    """A time in seconds: a search budget (:func:`~omen_search.limits.seconds_problem`), or at least
+    ``low`` if it is given."""
     value = doc.get(name)
     if value is None:
         return None
-    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
-            or not (low <= value if low_included else low < value) or not value <= high):
-        bound = "at least" if low_included else "above"
-        raise QueryError(name, f"{name} must be a number {bound} {low:g} and at most {high:g}, got {_show(value)}")
+    problem = seconds_problem(value)
+    if problem is None and value < low:
+        problem = f"must be at least {low:g}, got {_show(value)}"
+    if problem:
+        raise QueryError(name, f"{name} {problem}")
     return float(value)
 
 
@@ -120,18 +122,18 @@ def parse_query(doc: dict[str, Any]) -> Query:
         raise QueryError("observation", "observation must be a JSON object")
     if "ply" in doc and not has_record:
         raise QueryError("ply", "ply goes with a record")
-    ply = _int(doc, "ply", 0, 10_000_000)
-    iterations = _int(doc, "maxIterations", 1, MAX_ITERATIONS)
-    seconds = _number(doc, "maxSeconds", 0.0, MAX_SECONDS)
+    ply = _int(doc, "ply", (0, 10_000_000))
+    iterations = _int(doc, "maxIterations", ITERATIONS)
+    seconds = _seconds(doc, "maxSeconds")
     if iterations is None and seconds is None:
         iterations = DEFAULT_ITERATIONS
     algorithm = doc.get("algorithm", "ismcts")
     if algorithm not in ALGORITHMS:
         raise QueryError("algorithm", f"algorithm must be 'ismcts' or 'ismcts-mo', got {_show(algorithm)}")
-    seed = _int(doc, "seed", 0, MASK64)
-    report_every = _number(doc, "reportDuringSearchEvery", MIN_REPORT_EVERY, MAX_SECONDS, low_included=True)
-    top = _int(doc, "top", 1, MAX_TOP)
-    workers = _int(doc, "workers", 1, MAX_WORKERS)
+    seed = _int(doc, "seed", (0, MASK64))
+    report_every = _seconds(doc, "reportDuringSearchEvery", MIN_REPORT_EVERY)
+    top = _int(doc, "top", (1, MAX_TOP))
+    workers = _int(doc, "workers", WORKERS)
     warnings = [{"field": k, "warning": "unknown field, ignored"} for k in doc if k not in QUERY_FIELDS]
     return Query(
         id=doc["id"], kind="record" if has_record else "observation",
@@ -144,12 +146,12 @@ _PLY_MOVE = re.compile(r"ply (\d+): move ")
 
 
 def _error_field(exc: OmenError, query: Query) -> str:
-    """The field an advisor error is about: the JSON path it names
-    (``observation.players[1].hand[2]: ...``), the record's move that does not replay, ``ply``, or
-    else the whole observation or record."""
+    """The field an advisor error is about: the JSON path or query field it names
+    (``observation.players[1].hand[2]: ...``, ``workers: ...``), the record's move that does not
+    replay, ``ply``, or else the whole observation or record."""
     message = str(exc)
     head = message.split(":", 1)[0]
-    if head.startswith(query.kind) and " " not in head:
+    if (head.startswith(query.kind) and " " not in head) or head in QUERY_FIELDS:  # a JSON path, or `workers`
         return head
     if isinstance(exc, RecordError) and (m := _PLY_MOVE.match(message)):
         return f"record.moves[{m.group(1)}]"
@@ -228,9 +230,9 @@ class EngineServer:
 
     def _take(self, line: str) -> None:
         try:
-            doc = json.loads(line)
-        except (ValueError, RecursionError) as exc:  # bad JSON, too deep, or a number too long to convert
-            self.send({"id": None, "error": f"not valid JSON: {str(exc)[:120]}", "field": ""})
+            doc = parse_json(line)
+        except FormatError as exc:  # bad JSON, too large, too deep, or a number too long to convert
+            self.send({"id": None, "error": str(exc)[:160], "field": ""})
             return
         if not isinstance(doc, dict):
             self.send({"id": None, "error": f"not a JSON object: {_show(doc)}", "field": ""})

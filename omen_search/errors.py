@@ -7,6 +7,26 @@ into one line on stderr and exit status 2.
 
 from __future__ import annotations
 
+import math
+import reprlib
+from typing import Any
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = 40
+_SHORT.maxlevel = 3
+
+
+def shown(value: Any) -> str:
+    """A user's value as short text for an error message (``repr``, cut at about 40 characters),
+    safe for whatever a JSON document can hold: an integer of 10,000 digits (whose ``repr`` fails)
+    or lists nested thousands deep."""
+    try:
+        return _SHORT.repr(value)
+    except ValueError:  # an integer too long to convert to text, maybe inside a list
+        if isinstance(value, int):
+            return f"an integer of about {math.floor(value.bit_length() * math.log10(2)) + 1} digits"
+        return f"a {type(value).__name__} holding an integer too long to show"
+
 
 class OmenError(Exception):
     """Base class of every error this package raises on purpose."""

@@ -5,11 +5,14 @@ Game ``i`` of a match is fixed by the match seed and ``i`` alone: it is game ``i
 the pair; bot A sits in seat 0 in the even game and in seat 1 in the odd one, so both bots play
 both sides of every deal. Each bot's seed comes from the match seed, the game and its seat.
 
-Results go to a JSON Lines file, one line per finished game, flushed as it finishes; the first
-line names the match. ``resume=True`` reads the file back, drops a line cut short by a kill, and
-plays only the games that are missing, so a killed run ends with the totals an uninterrupted run
-would have had. Games run in batches (whole pairs) on a backend: in this process (one worker), a
-local process pool, or Ray tasks (``pip install "omen-search[ray]"``).
+Results go to a JSON Lines file, one line per game, written and flushed the moment the game
+finishes; the first line names the match. A kill loses only the games in play. ``resume=True``
+reads the file back, drops a line cut short by a kill, and plays only the games that are missing,
+so a killed run ends with the totals an uninterrupted run would have had. Each game is a task of
+its own on a backend: this process (one worker), a local process pool (whose workers end with it,
+even when it is killed), or Ray tasks (``pip install "omen-search[ray]"``). Games are handed out a
+few at a time (two per local worker, ``workers`` Ray tasks), so that no worker waits and a decided
+SPRT stops soon.
 
 A solo match (``level`` set) pits bot A against the Corrupted Heir automaton (bot B is
 :data:`~omen_search.bots.CORRUPTED_HEIR`): A always sits in seat 0, so there is nothing to swap and
@@ -18,11 +21,15 @@ every game has a deal of its own; the totals are A's win rate against the automa
 
 from __future__ import annotations
 
+import ctypes
+import itertools
 import json
 import os
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +38,10 @@ from typing import Any
 from omen_search.bots import CORRUPTED_HEIR, make_bot, parse_spec
 from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
-from omen_search.errors import RecordError, UsageError
+from omen_search.errors import FormatError, RecordError, UsageError
+from omen_search.files import check_output
+from omen_search.jsonio import parse_json
+from omen_search.limits import GAMES, RAY_TASKS, TURNS, WORKERS, check_int
 from omen_search.records import make_record, write_record
 from omen_search.reference.state import DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.rng import MASK64, splitmix64
@@ -130,16 +140,43 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
         line["played"] = [sorted(s) for s in played]
         line["drawn"] = [sorted(s) for s in drawn]
     if setup.records:
-        write_record(Path(setup.records) / f"game-{index:06d}.json", make_record(state, specs))
+        write_record(Path(setup.records) / f"game-{index:06d}.json", make_record(state, specs), "records")
     return line
 
 
-def play_batch(setup: MatchSetup, indices: list[int]) -> list[dict[str, Any]]:
-    """The unit of work of every backend: some games of the match, in order."""
-    return [play_game(setup, i) for i in indices]
-
-
 # ------------------------------------------------------------------------------------- results
+
+
+@dataclass
+class Tally:
+    """Running totals of finished games from A's side. Adding a game costs the same however many
+    came before, so a long match can show its standing and check its SPRT after every game."""
+
+    a_wins: int = 0
+    b_wins: int = 0
+    ties: int = 0
+    seat0_wins: int = 0
+    plies: int = 0
+    pentanomial: list[int] = field(default_factory=lambda: [0] * 5)  # finished pairs by A's points
+    halves: dict[int, float] = field(default_factory=dict)  # pair -> A's result, until its other game ends
+
+    @property
+    def games(self) -> int:
+        return self.a_wins + self.b_wins + self.ties
+
+    def add(self, line: dict[str, Any]) -> None:
+        """Count one result line."""
+        result = line["result"]
+        self.a_wins += result == 1.0
+        self.b_wins += result == 0.0
+        self.ties += result == 0.5
+        self.seat0_wins += line["winner"] == 0
+        self.plies += line["plies"]
+        other = self.halves.pop(line["pair"], None)
+        if other is None:
+            self.halves[line["pair"]] = result
+        else:
+            self.pentanomial[round(2 * (other + result))] += 1
 
 
 @dataclass(frozen=True)
@@ -171,33 +208,31 @@ class MatchResult:
     def from_lines(cls, a: str, b: str, lines: Iterable[dict[str, Any]], sprt: Sprt | None = None,
                    stopped_early: bool = False, level: str | None = None) -> MatchResult:
         """Totals of finished games (result lines, in any order)."""
-        lines = sorted(lines, key=lambda g: g["index"])
-        n = len(lines)
-        a_wins = sum(1 for g in lines if g["result"] == 1.0)
-        b_wins = sum(1 for g in lines if g["result"] == 0.0)
-        ties = n - a_wins - b_wins
-        score = (a_wins + 0.5 * ties) / n if n else 0.5
-        by_pair: dict[int, list[float]] = {}
-        for g in lines:
-            by_pair.setdefault(g["pair"], []).append(g["result"])
-        penta = [0] * 5
-        for results in by_pair.values():
-            if len(results) == 2:
-                penta[round(2 * sum(results))] += 1
-        sample = pentanomial_sample(penta) if sum(penta) >= 2 else trinomial_sample(a_wins, b_wins, ties)
+        tally = Tally()
+        for line in lines:
+            tally.add(line)
+        return cls.from_tally(a, b, tally, sprt, stopped_early, level)
+
+    @classmethod
+    def from_tally(cls, a: str, b: str, tally: Tally, sprt: Sprt | None = None, stopped_early: bool = False,
+                   level: str | None = None) -> MatchResult:
+        """Totals and statistics of the games counted in ``tally``."""
+        n, penta = tally.games, list(tally.pentanomial)
+        score = (tally.a_wins + 0.5 * tally.ties) / n if n else 0.5
+        sample = (pentanomial_sample(penta) if sum(penta) >= 2
+                  else trinomial_sample(tally.a_wins, tally.b_wins, tally.ties))
         elo, low, high = elo_interval(score, n, sample)
-        seat0 = sum(1 for g in lines if g["winner"] == 0)
-        seat0_low, seat0_high = wilson(seat0, n)
+        seat0_low, seat0_high = wilson(tally.seat0_wins, n)
         verdict = None
         if sprt is not None:
             llr = sprt.llr(sample)
             verdict = {**asdict(sprt), "llr": llr, "lower": sprt.lower, "upper": sprt.upper,
                        "verdict": sprt.verdict(llr)}
-        return cls(a=a, b=b, games=n, a_wins=a_wins, b_wins=b_wins, ties=ties, score=score, elo=elo,
-                   elo_low=low, elo_high=high, los=los(a_wins, b_wins), pentanomial=penta, seat0_wins=seat0,
-                   seat0_win_rate=seat0 / n if n else 0.0, seat0_low=seat0_low, seat0_high=seat0_high,
-                   mean_plies=sum(g["plies"] for g in lines) / n if n else 0.0, sprt=verdict,
-                   stopped_early=stopped_early, level=level)
+        return cls(a=a, b=b, games=n, a_wins=tally.a_wins, b_wins=tally.b_wins, ties=tally.ties, score=score,
+                   elo=elo, elo_low=low, elo_high=high, los=los(tally.a_wins, tally.b_wins), pentanomial=penta,
+                   seat0_wins=tally.seat0_wins, seat0_win_rate=tally.seat0_wins / n if n else 0.0,
+                   seat0_low=seat0_low, seat0_high=seat0_high, mean_plies=tally.plies / n if n else 0.0,
+                   sprt=verdict, stopped_early=stopped_early, level=level)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (every number finite)."""
@@ -210,12 +245,12 @@ class MatchResult:
                 f"{self.a} vs the Corrupted Heir ({self.level}): {self.games} games",
                 f"  A wins {self.a_wins} ({100 * self.seat0_win_rate:.1f}%, 95% {100 * self.seat0_low:.1f} .. "
                 f"{100 * self.seat0_high:.1f}); the Heir wins {self.b_wins}; {self.mean_plies:.0f} plies a game",
-                f"  Elo against the automaton {self.elo:+.1f} (95% {self.elo_low:+.1f} .. {self.elo_high:+.1f})",
+                f"  Elo against the automaton {self._elo()}",
             ] + self._sprt_lines())
         lines = [
             f"{self.a} vs {self.b}: {self.games} games",
             f"  A wins {self.a_wins}, B wins {self.b_wins}, ties {self.ties}; score {100 * self.score:.1f}%",
-            f"  Elo {self.elo:+.1f} (95% {self.elo_low:+.1f} .. {self.elo_high:+.1f}), LOS {100 * self.los:.1f}%",
+            f"  Elo {self._elo()}, LOS {100 * self.los:.1f}%",
             f"  pairs (A's points 0, ½, 1, 1½, 2): {' '.join(map(str, self.pentanomial))}",
             f"  seat 0 wins {100 * self.seat0_win_rate:.1f}% (95% {100 * self.seat0_low:.1f} .. "
             f"{100 * self.seat0_high:.1f}); {self.mean_plies:.0f} plies a game",
@@ -230,11 +265,19 @@ class MatchResult:
                 f"LLR {s['llr']:.2f} ({s['lower']:.2f}, {s['upper']:.2f}) -> {s['verdict']}"
                 + (" (stopped early)" if self.stopped_early else "")]
 
+    def _elo(self) -> str:
+        """The Elo difference and its interval, in the one format of the summary, the progress bar
+        and the progress lines."""
+        return f"{self.elo:+.1f} (95% {self.elo_low:+.1f} .. {self.elo_high:+.1f})"
+
+    def standing(self) -> str:
+        """A's wins, losses and ties, score and Elo so far (the progress bar shows it)."""
+        return (f"{self.a_wins}-{self.b_wins}-{self.ties}, score {100 * self.score:.1f}%, Elo {self._elo()}"
+                + (f", LLR {self.sprt['llr']:.2f}" if self.sprt else ""))
+
     def line(self) -> str:
         """One progress line."""
-        return (f"{self.games} games: {self.a_wins}-{self.b_wins}-{self.ties}, score {100 * self.score:.1f}%, "
-                f"Elo {self.elo:+.0f} [{self.elo_low:+.0f}, {self.elo_high:+.0f}]"
-                + (f", LLR {self.sprt['llr']:.2f}" if self.sprt else ""))
+        return f"{self.games} games: {self.standing()}"
 
 
 # ------------------------------------------------------------------------------- results file
@@ -258,8 +301,8 @@ def read_results(path: str | Path, identity: dict[str, Any] | None = None) -> li
     if not rows:
         return []
     try:
-        header = json.loads(rows[0])
-    except json.JSONDecodeError:
+        header = parse_json(rows[0])
+    except FormatError:
         raise RecordError(f"{path}:1: not a results file (the first line is not JSON)") from None
     if not isinstance(header, dict) or header.get("format") != MATCH_FORMAT:
         raise RecordError(f"{path}:1: not a results file (expected format {MATCH_FORMAT!r})")
@@ -271,9 +314,9 @@ def read_results(path: str | Path, identity: dict[str, Any] | None = None) -> li
     games: dict[int, dict[str, Any]] = {}
     for number, row in enumerate(rows[1:], start=2):
         try:
-            game = json.loads(row)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}:{number}: not JSON ({exc.msg})") from None
+            game = parse_json(row)
+        except FormatError as exc:
+            raise RecordError(f"{path}:{number}: {exc}") from None
         if (not isinstance(game, dict) or not isinstance(game.get("index"), int)
                 or game.get("result") not in (0.0, 0.5, 1.0) or not isinstance(game.get("pair"), int)
                 or game.get("winner") not in (0, 1, None) or not isinstance(game.get("plies"), int)):
@@ -309,62 +352,98 @@ class _Writer:
 # ------------------------------------------------------------------------------------ backends
 
 
-Batch = list[int]
-Runner = Callable[[MatchSetup, list[Batch]], Iterator[list[dict[str, Any]]]]
+Lines = Generator[dict[str, Any], None, None]  # the games' result lines, as the games end
+Runner = Callable[[MatchSetup, list[int]], Lines]
+PR_SET_PDEATHSIG = 1  # Linux prctl(2)
 
 
-def _run_here(setup: MatchSetup, batches: list[Batch]) -> Iterator[list[dict[str, Any]]]:
-    for batch in batches:
-        yield play_batch(setup, batch)
+def _run_here(setup: MatchSetup, todo: list[int]) -> Lines:
+    for index in todo:
+        yield play_game(setup, index)
+
+
+def _in_flight(todo: list[int], window: int, start: Callable[[int], Any],
+               wait_any: Callable[[list[Any]], tuple[list[Any], list[Any]]],
+               cancel: Callable[[list[Any]], object]) -> Iterator[Any]:
+    """Keep ``window`` games going: ``start(index)`` hands game ``index`` out, ``wait_any(going)``
+    waits for some to end (``(ended, going)``); yields each ended one, after handing out the next.
+    Closing the generator cancels those not ended."""
+    queue = iter(todo)
+    going = [start(i) for i in itertools.islice(queue, window)]
+    try:
+        while going:
+            ended, going = wait_any(going)
+            going += [start(i) for i in itertools.islice(queue, len(ended))]
+            yield from ended
+    finally:
+        cancel(going)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Process-pool initializer: the worker ends when the match process does, even by SIGKILL (left
+    behind, it would wait on its pipe forever and hold the caller's stdout open). Linux kills it
+    then (prctl PR_SET_PDEATHSIG); elsewhere a thread watches for the parent to go."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    else:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # it died before prctl took effect
+        os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _run_pool(workers: int) -> Runner:
-    def run(setup: MatchSetup, batches: list[Batch]) -> Iterator[list[dict[str, Any]]]:
+    def run(setup: MatchSetup, todo: list[int]) -> Lines:
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            pending = {pool.submit(play_batch, setup, b) for b in batches}
-            try:
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        yield future.result()
-            finally:
-                for future in pending:
-                    future.cancel()
+        def wait_any(going: list[Any]) -> tuple[list[Any], list[Any]]:
+            ended, rest = wait(going, return_when=FIRST_COMPLETED)
+            return list(ended), list(rest)
+
+        with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
+            for future in _in_flight(todo, 2 * workers, lambda i: pool.submit(play_game, setup, i), wait_any,
+                                     lambda going: [f.cancel() for f in going]):
+                yield future.result()
     return run
 
 
-def _run_ray(address: str | None) -> Runner:
+def _run_ray(address: str | None, workers: int) -> Runner:
     try:
         import ray
     except ImportError:
-        raise UsageError('backend ray: Ray is not installed (pip install "omen-search[ray]")') from None
+        raise UsageError('--backend ray: Ray is not installed (pip install "omen-search[ray]")') from None
 
-    def run(setup: MatchSetup, batches: list[Batch]) -> Iterator[list[dict[str, Any]]]:
+    def failed(exc: Exception, doing: str) -> UsageError:
+        reason = (str(exc).strip().splitlines() or [""])[0]
+        return UsageError(f"--backend ray: {doing}: {type(exc).__name__}: {reason}")
+
+    def run(setup: MatchSetup, todo: list[int]) -> Lines:
         if not ray.is_initialized():
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        task = ray.remote(play_batch)
-        pending = [task.remote(setup, b) for b in batches]
-        try:
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                yield ray.get(done[0])
-        finally:
-            for ref in pending:
-                ray.cancel(ref)
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            except Exception as exc:  # Ray's own errors are many; each is the user's environment
+                doing = "cannot start Ray" if address is None else f"cannot join Ray at {address!r}"
+                raise failed(exc, doing) from None
+        task = ray.remote(play_game)
+
+        def wait_any(going: list[Any]) -> tuple[list[Any], list[Any]]:
+            return ray.wait(going, num_returns=1)
+
+        for ref in _in_flight(todo, workers, lambda i: task.remote(setup, i), wait_any,
+                              lambda going: [ray.cancel(r) for r in going]):
+            try:
+                yield ray.get(ref)
+            except ray.exceptions.RayTaskError as exc:  # the game itself raised: as in this process
+                raise exc.cause from None
+            except ray.exceptions.RayError as exc:
+                raise failed(exc, "a game's task failed") from None
     return run
-
-
-def _batches(todo: list[int], workers: int) -> list[Batch]:
-    """Whole pairs together; a few batches per worker so they all stay busy to the end (a solo
-    match's odd-indexed games go with the even ones too, harmlessly)."""
-    pairs: dict[int, list[int]] = {}
-    for i in todo:
-        pairs.setdefault(i // 2, []).append(i)
-    groups = list(pairs.values())
-    per = max(1, min(32, len(groups) // (8 * workers)))
-    return [sum(groups[k:k + per], []) for k in range(0, len(groups), per)]
 
 
 # --------------------------------------------------------------------------------------- match
@@ -402,15 +481,14 @@ def _check(setup: MatchSetup, options: MatchOptions) -> None:
         kind, _ = parse_spec(spec)
         if kind == "human":
             raise UsageError(f"{name}: a match is between bots; 'human' cannot play one")
-    if not isinstance(options.games, int) or options.games < 1:
-        raise UsageError(f"games: must be a positive integer, got {options.games!r}")
-    if not isinstance(options.workers, int) or options.workers < 1:
-        raise UsageError(f"workers: must be a positive integer, got {options.workers!r}")
+    check_int(options.games, "games", GAMES)
+    check_int(options.workers, "workers", RAY_TASKS if options.backend == "ray" else WORKERS)
+    check_int(setup.max_turns, "max_turns", TURNS)
     if options.backend not in BACKENDS:
         raise UsageError(f"backend: unknown backend {options.backend!r} (expected one of {', '.join(BACKENDS)})")
     if not isinstance(setup.seed, int) or not 0 <= setup.seed <= MASK64:
         raise UsageError(f"seed: must be an integer from 0 to 2**64-1, got {setup.seed!r}")
-    if options.out is not None and Path(options.out).exists() and not options.resume:
+    if options.out is not None and check_output(options.out, "out").exists() and not options.resume:
         raise UsageError(f"out: {options.out} exists; resume it (--resume) or choose another file")
     if setup.records is not None:
         try:
@@ -432,43 +510,47 @@ def run_match(setup: MatchSetup, options: MatchOptions) -> MatchResult:
         done = {g["index"]: g for g in read_results(out, setup.identity()) if g["index"] < options.games}
         if not Path(out).read_bytes():
             exists = False
-    finished = list(done.values())
+    tally = Tally()
+    for line in done.values():
+        tally.add(line)
 
     def result(stopped: bool = False) -> MatchResult:
-        return MatchResult.from_lines(setup.a, setup.b, finished, options.sprt, stopped, setup.level)
+        return MatchResult.from_tally(setup.a, setup.b, tally, options.sprt, stopped, setup.level)
 
-    todo = [i for i in range(options.games) if i not in done]
-    stopped = options.sprt is not None and finished and result().sprt["verdict"] != "continue"  # type: ignore[index]
-    if stopped:
-        todo = []
+    def decided() -> bool:
+        verdict = result().sprt if options.sprt is not None and tally.games else None
+        return verdict is not None and verdict["verdict"] != "continue"
+
+    todo = [] if decided() else [i for i in range(options.games) if i not in done]
     if options.backend == "ray":
-        runner = _run_ray(options.address)
+        runner = _run_ray(options.address, options.workers)
     else:
         runner = _run_here if options.workers == 1 else _run_pool(options.workers)
     writer = _Writer(out, header, new=not exists)
     from tqdm import tqdm
 
-    bar = tqdm(total=options.games, initial=len(finished), desc=f"{setup.a} vs {setup.b}", unit="game",
+    bar = tqdm(total=options.games, initial=tally.games, desc=f"{setup.a} vs {setup.b}", unit="game",
                file=sys.stderr, disable=not options.progress, smoothing=0.05)
+    if tally.games:
+        bar.set_postfix_str(result().standing(), refresh=False)
+    results = runner(setup, todo) if todo else None
     try:
-        results = runner(setup, _batches(todo, options.workers)) if todo else iter(())
-        for lines in results:
-            for line in lines:
-                writer.write(line)
-                finished.append(line)
-                options.lines.append(line)
-                bar.update(1)
-                if options.report_every and len(finished) % options.report_every == 0:
-                    bar.write(result().line(), file=sys.stderr)
-            if options.sprt is not None and result().sprt["verdict"] != "continue":  # type: ignore[index]
-                stopped = True
-                if hasattr(results, "close"):
-                    results.close()
+        for line in results or ():
+            writer.write(line)
+            tally.add(line)
+            options.lines.append(line)
+            bar.set_postfix_str(result().standing(), refresh=False)
+            bar.update(1)
+            if options.report_every and tally.games % options.report_every == 0:
+                bar.write(result().line(), file=sys.stderr)
+            if decided():
                 break
     finally:
+        if results is not None:
+            results.close()  # hands out no more games, and ends the workers
         bar.close()
         writer.close()
-    return result(bool(stopped) and len(finished) < options.games)
+    return result(decided() and tally.games < options.games)
 
 
 def play_match(bot_a: str, bot_b: str, games: int = 100, seed: int = 1, workers: int = 1,

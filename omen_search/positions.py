@@ -12,13 +12,14 @@ engine then runs on to the next decision).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
-from omen_search.cards import GODS, CardSet, default_cards, load_cards
-from omen_search.errors import FormatError, OmenError
+from omen_search.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, Effect, default_cards, load_cards
+from omen_search.errors import FormatError, OmenError, shown
+from omen_search.jsonio import parse_json, read_json_file
+from omen_search.limits import TURNS
 from omen_search.reference.state import (
     CAPACITY,
     CH,
@@ -29,7 +30,10 @@ from omen_search.reference.state import (
     LEVELS,
     Config,
     GameState,
+    WAR_ENDURING,
+    WAR_KEEP,
     Pending,
+    _program,
 )
 from omen_search.rng import MASK64, Rng
 from omen_search.state import State
@@ -46,6 +50,79 @@ DECISIONS = (
     "offering",
 )
 _NAMED_REFS = {"unit": "unit", "maneuver": "unit", "built": "unit", "reward": "reward", "structure": "structure"}
+
+
+class _Shape(NamedTuple):
+    """What a pending decision of one kind holds, as the engine makes it: ``op`` the effect its
+    ``ref`` points at (None: no ``ref``; ``optional``: with or without one), ``n`` the range of
+    ``n`` (an upper end ``"effect"`` is the effect's own N, ``"effect-1"`` one less, ``"revealed"``
+    the revealed cards), ``last`` what ``last`` keys (a unit id, or ``city × units + unit``),
+    ``card`` whether it may name a unit, ``owner`` whether an effect resolves for an owner,
+    ``city`` what ``city`` is: the war's city, or the frame's (a city when the effect resolves in
+    one). Fields a kind does not use keep their defaults."""
+
+    op: str | None = None
+    optional: bool = False
+    n: tuple[int, int | str] = (0, 0)
+    last: str | None = None
+    card: bool = False
+    owner: bool = False
+    city: str | None = None
+
+
+_SHAPES = {
+    "emissary": _Shape(), "reveal": _Shape(), "surge": _Shape(), "reinforce": _Shape(), "war": _Shape(),
+    "enduring": _Shape(), "play_free": _Shape(), "offering": _Shape(),
+    "wealth": _Shape(n=(2, 3)),
+    "keep": _Shape(n=(1, 2), last="unit", city="war"),
+    "discard": _Shape("opponent_discards", optional=True, n=(1, DECK_SIZE), last="unit", card=True, owner=True),
+    "trash": _Shape("reveal_hand_discard", n=(1, "effect"), last="unit", owner=True),
+    "entomb": _Shape("entomb", n=(1, "effect"), last="key", owner=True, city="frame"),
+    "structure": _Shape("entomb", n=(0, "effect-1"), last="key", owner=True, city="frame"),
+    "reclaim": _Shape(n=(1, DECK_SIZE), last="unit", owner=True),
+    "move": _Shape("move", n=(1, "effect"), owner=True, city="frame"),
+    "steal": _Shape("steal_unit", owner=True, city="frame"),
+    "unearth": _Shape(n=(0, "revealed"), last="unit", card=True, owner=True),
+    "choose": _Shape("choose", owner=True, city="frame"),
+}
+_PROGRAMS: dict[str, dict[tuple, tuple[Effect, ...]]] = {}
+
+
+def programs(cards: CardSet) -> dict[tuple, tuple[Effect, ...]]:
+    """Every effect list a frame or a decision can point at, by its ``ref`` (the lists the core
+    compiles), with its effects: each unit's abilities, MANEUVER and BUILD, each reward tile and
+    structure, the REINFORCE choice, and the lists nested in them."""
+    if cards.sha256 not in _PROGRAMS:
+        found: dict[tuple, tuple[Effect, ...]] = {}
+
+        def add(ref: tuple) -> None:
+            effects = found[ref] = _program(cards, ref)
+            for i, e in enumerate(effects):
+                if e.op in ("steal_unit", "if_favored"):
+                    add(ref + (i, "then"))
+                for k in range(len(e.options)):
+                    add(ref + (i, k))
+
+        for u in cards.units:
+            for ability in ("labor", "reinforce", "invocation"):
+                if getattr(u, ability):
+                    add(("unit", u.index, ability))
+            if u.maneuver:
+                add(("maneuver", u.index))
+            add(("built", u.index))
+        for tile in cards.rewards:
+            add(("reward", tile.index))
+        for structure in cards.structures:
+            add(("structure", structure.index))
+        add(("reinforce",))
+        _PROGRAMS[cards.sha256] = found
+    return _PROGRAMS[cards.sha256]
+
+
+def _in_a_city(ref: tuple) -> bool:
+    """Whether the effects under ``ref`` resolve in a city ("this city"): a unit's REINFORCE or
+    INVOCATION, its MANEUVER, the REINFORCE choice."""
+    return ref[0] in ("maneuver", "reinforce") or (ref[0] == "unit" and ref[2] in ("reinforce", "invocation"))
 
 
 # ------------------------------------------------------------------------------ writing
@@ -197,19 +274,19 @@ class _Reader:
 
     def integer(self, value: Any, path: str, lo: int = 0, hi: int = 10**9) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"must be an integer, got {value!r}")
+            self.fail(path, f"must be an integer, got {shown(value)}")
         if not lo <= value <= hi:
-            self.fail(path, f"must be from {lo} to {hi}, got {value}")
+            self.fail(path, f"must be from {lo} to {hi}, got {shown(value)}")
         return value
 
     def boolean(self, value: Any, path: str) -> bool:
         if not isinstance(value, bool):
-            self.fail(path, f"must be true or false, got {value!r}")
+            self.fail(path, f"must be true or false, got {shown(value)}")
         return value
 
     def choice(self, value: Any, path: str, choices: tuple) -> Any:
         if value not in choices:
-            self.fail(path, f"unknown value {value!r} (expected one of {', '.join(map(str, choices))})")
+            self.fail(path, f"unknown value {shown(value)} (expected one of {', '.join(map(str, choices))})")
         return value
 
     def items(self, value: Any, path: str, most: int = 200) -> list:
@@ -222,7 +299,7 @@ class _Reader:
     def unit(self, name: Any, path: str) -> int:
         """One unit name, as its unit id."""
         if not isinstance(name, str) or name not in self.unit_ids:
-            self.fail(path, f"unknown card {name!r}")
+            self.fail(path, f"unknown card {shown(name)}")
         return self.unit_ids[name]
 
     def units(self, value: Any, path: str) -> list[int]:
@@ -239,7 +316,7 @@ class _Reader:
         out = []
         for i, name in enumerate(self.items(value, path)):
             if not isinstance(name, str) or name not in self.tile_ids:
-                self.fail(f"{path}[{i}]", f"unknown reward tile {name!r}")
+                self.fail(f"{path}[{i}]", f"unknown reward tile {shown(name)}")
             out.append(self.tile_ids[name])
         return out
 
@@ -247,27 +324,28 @@ class _Reader:
         for s in self.cards.structures_of(god):
             if s.name == value:
                 return s.slot
-        self.fail(path, f"not a structure of {god}: {value!r}")
+        self.fail(path, f"not a structure of {god}: {shown(value)}")
 
     def ref(self, value: Any, path: str) -> tuple:
+        """An effect reference with its names turned into ids: a key of :func:`programs`, or ``()``."""
         ref = list(self.items(value, path, most=16))
         if not ref:
             return ()
         if not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in ref):
-            self.fail(path, f"must list names and numbers, got {value!r}")
+            self.fail(path, f"must list names and numbers, got {shown(value)}")
         if ref[0] in _NAMED_REFS and len(ref) > 1:
             table = {"unit": self.unit_ids, "reward": self.tile_ids,
                      "structure": {s.name: s.index for s in self.cards.structures}}[_NAMED_REFS[ref[0]]]
             if ref[1] not in table:
-                self.fail(f"{path}[1]", f"unknown {_NAMED_REFS[ref[0]]} {ref[1]!r}")
+                self.fail(f"{path}[1]", f"unknown {_NAMED_REFS[ref[0]]} {shown(ref[1])}")
             ref[1] = table[ref[1]]
         out = tuple(ref)
-        from omen_search.reference.state import _program
-
-        try:
-            _program(self.cards, out)
-        except (KeyError, IndexError, TypeError, AttributeError):
-            self.fail(path, f"does not name an ability of the card set: {value!r}")
+        if out not in programs(self.cards):
+            ability = "MANEUVER" if ref[0] == "maneuver" else ref[2] if ref[0] == "unit" and len(ref) > 2 else None
+            root = out[:3] if ref[0] == "unit" else out[:2]
+            lacks = (f" ({self.cards.units[ref[1]].name!r} has no {ability})"
+                     if ability is not None and isinstance(ref[1], int) and root not in programs(self.cards) else "")
+            self.fail(path, f"does not name an ability of the card set: {shown(value)}{lacks}")
         return out
 
 
@@ -275,7 +353,7 @@ def _check_cards(doc: dict, cards: CardSet, root: str) -> None:
     meta = doc.get("cards")
     if isinstance(meta, dict) and meta.get("sha256") not in (None, cards.sha256):
         raise FormatError(
-            f"{root}.cards.sha256: made with card set {meta.get('name')!r} ({str(meta.get('sha256'))[:12]}…), "
+            f"{root}.cards.sha256: made with card set {shown(meta.get('name'))} ({shown(meta.get('sha256'))[:13]}…), "
             f"but the cards in use are {cards.name!r} ({cards.sha256[:12]}…); pass the same --cards file"
         )
 
@@ -295,15 +373,14 @@ def _config(r: _Reader, doc: dict, root: str) -> Config:
         first_player=r.integer(raw.get("first_player", 0), f"{root}.config.first_player", 0, 1),
         gods=(gods[0], gods[1]),
         emissary=r.boolean(raw.get("emissary", False), f"{root}.config.emissary"),
-        max_turns=r.integer(raw.get("max_turns", Config().max_turns), f"{root}.config.max_turns", 1, 10_000),
+        max_turns=r.integer(raw.get("max_turns", Config().max_turns), f"{root}.config.max_turns", *TURNS),
         level=r.choice(raw["level"], f"{root}.config.level", LEVELS) if raw.get("level") is not None else None,
     )
 
 
 def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
     """Fields shared by positions and observations, into ``state``."""
-    T = state.T
-    state.turn = r.integer(r.get(doc, "turn", root, 1), f"{root}.turn", 1, 100_000)
+    state.turn = r.integer(r.get(doc, "turn", root, 1), f"{root}.turn", 1, state.config.max_turns)
     state.active = r.integer(r.get(doc, "active", root), f"{root}.active", 0, 1)
     state.first_turn = r.boolean(r.get(doc, "first_turn", root, state.turn == 1), f"{root}.first_turn")
     state.phase = r.choice(r.get(doc, "phase", root), f"{root}.phase", PHASES)
@@ -333,37 +410,101 @@ def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
     state.war_city = r.integer(war.get("city", -1), f"{root}.war.city", -1, CITIES - 1)
     state.war_victor = r.integer(war.get("victor", -1), f"{root}.war.victor", -1, 1)
     state.keep_step = r.integer(war.get("keep_step", 0), f"{root}.war.keep_step", 0, 2)
+    if state.phase in (WAR_KEEP, WAR_ENDURING) and state.war_city < 0:
+        r.fail(f"{root}.war.city", f"must be the city of the war being resolved in phase {state.phase!r}, got -1")
     state.stack = []
-    for i, f in enumerate(r.items(r.get(doc, "stack", root, []), f"{root}.stack", most=64)):
+    for i, f in enumerate(r.items(r.get(doc, "stack", root, []), f"{root}.stack", most=MAX_STACK)):
         path = f"{root}.stack[{i}]"
         f = r.obj(f, path)
         ref = r.ref(r.get(f, "ref", path), f"{path}.ref")
+        if not ref:
+            r.fail(f"{path}.ref", "must name the effect list the frame runs")
+        owner = r.integer(r.get(f, "owner", path), f"{path}.owner", 0, 1)
+        if state.config.solo and owner == CH:
+            r.fail(f"{path}.owner", "the Corrupted Heir's cards resolve no abilities")
         state.stack.append((
             ref,
-            r.integer(r.get(f, "index", path, 0), f"{path}.index", 0, 64),
-            r.integer(r.get(f, "owner", path), f"{path}.owner", 0, 1),
-            r.integer(r.get(f, "city", path, -1), f"{path}.city", -1, CITIES - 1),
+            r.integer(r.get(f, "index", path, 0), f"{path}.index", 0, len(programs(r.cards)[ref])),
+            owner,
+            r.integer(r.get(f, "city", path, -1), f"{path}.city", 0 if _in_a_city(ref) else -1, CITIES - 1),
         ))
-    pending = r.get(doc, "pending", root, None)
-    state.pending = None
-    if pending is not None:
-        path = f"{root}.pending"
-        d = r.obj(pending, path)
-        card = d.get("card")
-        state.pending = Pending(
-            kind=r.choice(r.get(d, "kind", path), f"{path}.kind", DECISIONS),
-            player=r.integer(r.get(d, "player", path), f"{path}.player", 0, 1),
-            owner=r.integer(d.get("owner", -1), f"{path}.owner", -1, 1),
-            n=r.integer(d.get("n", 0), f"{path}.n", 0, 64),
-            last=r.integer(d.get("last", 0), f"{path}.last", 0, CITIES * T),
-            card=r.unit(card, f"{path}.card") if card is not None else -1,
-            city=r.integer(d.get("city", -1), f"{path}.city", -1, CITIES - 1),
-            ref=r.ref(d.get("ref", []), f"{path}.ref"),
-            index=r.integer(d.get("index", -1), f"{path}.index", -1, 64),
-            moved=_read_moved(r, d, path, state),
-        )
-        if state.pending.ref and not 0 <= state.pending.index < len(_program_of(state, state.pending.ref)):
-            r.fail(f"{path}.index", "does not point at an effect of pending.ref")
+
+
+def _read_pending(r: _Reader, doc: dict, root: str, state: GameState) -> None:
+    """The pending decision (read after the cities, hands and revealed cards it is about); units in
+    limbo wait for a keep decision."""
+    state.pending = _decision(r, doc, root, state)
+    if any(state.limbo) and (state.pending is None or state.pending.kind != "keep"):
+        r.fail(f"{root}.limbo", "units wait in limbo only while a 'keep' decision is pending")
+
+
+def _decision(r: _Reader, doc: dict, root: str, state: GameState) -> Pending | None:
+    """``pending``, checked against what a decision of its kind holds (:data:`_SHAPES`) and the
+    effect it points at."""
+    if r.get(doc, "pending", root, None) is None:
+        return None
+    path = f"{root}.pending"
+    d = r.obj(doc["pending"], path)
+    kind = r.choice(r.get(d, "kind", path), f"{path}.kind", DECISIONS)
+    shape = _SHAPES[kind]
+
+    def unused(name: str, default: Any) -> Any:
+        if d.get(name, default) != default:
+            r.fail(f"{path}.{name}", f"a {kind!r} decision does not use it: must be {shown(default)} or left out, "
+                                     f"got {shown(d[name])}")
+        return default
+
+    player = r.integer(r.get(d, "player", path), f"{path}.player", 0, 1)
+    if state.config.solo and player == CH:
+        r.fail(f"{path}.player", "the Corrupted Heir makes no decisions")
+    ref = r.ref(d.get("ref", []), f"{path}.ref")
+    effect = None
+    if ref and shape.op is None:
+        r.fail(f"{path}.ref", f"a {kind!r} decision resolves no effect: must be [] or left out")
+    if ref:
+        effects = programs(r.cards)[ref]
+        index = r.integer(d.get("index", -1), f"{path}.index", -1)
+        if not 0 <= index < len(effects):
+            r.fail(f"{path}.index", f"does not point at an effect of pending.ref ({len(effects)} effects), got {index}")
+        effect = effects[index]
+        if effect.op != shape.op:
+            r.fail(f"{path}.index", f"points at a {effect.op!r} effect; a {kind!r} decision resolves {shape.op!r}")
+    elif shape.op is not None and not shape.optional:
+        r.fail(f"{path}.ref", f"missing: a {kind!r} decision resolves a {shape.op!r} effect")
+    else:
+        index = unused("index", -1)
+    expected = (1 - player if kind == "discard" and ref else player) if shape.owner else -1
+    owner = r.integer(d.get("owner", -1), f"{path}.owner", -1, 1)
+    if owner != expected:
+        r.fail(f"{path}.owner", f"must be {expected} in a {kind!r} decision of seat {player}")
+    low, high = shape.n
+    if high == "revealed":
+        high = sum(state.revealed)
+    elif isinstance(high, str):  # the effect's N, or one less once a pick is made
+        high = (effect.n if effect else 0) - (high == "effect-1")
+    n = unused("n", 0) if shape.n == (0, 0) else r.integer(d.get("n", 0), f"{path}.n", low, high)
+    last = unused("last", 0) if shape.last is None else r.integer(
+        d.get("last", 0), f"{path}.last", 0, state.T - 1 if shape.last == "unit" else CITIES * state.T - 1)
+    if shape.card:
+        card = r.unit(d["card"], f"{path}.card") if d.get("card") is not None else -1
+    else:
+        unused("card", None)
+        card = -1
+    if shape.city is None:
+        city = unused("city", -1)
+    else:
+        city = r.integer(d.get("city", -1), f"{path}.city", 0 if shape.city == "war" or _in_a_city(ref) else -1,
+                         CITIES - 1)
+    if shape.city == "war" and city != state.war_city:
+        r.fail(f"{path}.city", f"must be the city of the war being resolved (war.city {state.war_city})")
+    if kind == "discard" and card >= 0 and state.known[player][card] < 1:
+        r.fail(f"{path}.card", f"the ENDURING unit returned to seat {player}'s hand must be among its known cards")
+    if kind == "structure" and effect is not None:
+        at, t = divmod(last, state.T)
+        if state.cities[at][owner if effect.side == "own" else 1 - owner][t] < 1:
+            r.fail(f"{path}.last", f"the unit being entombed ({state.units[t].name!r} in city {at}) is not there")
+    return Pending(kind=kind, player=player, owner=owner, n=n, last=last, card=card, city=city, ref=ref, index=index,
+                   moved=_read_moved(r, d, path, state))
 
 
 def _read_moved(r: _Reader, d: dict, path: str, state: GameState) -> tuple[int, ...]:
@@ -386,12 +527,6 @@ def _read_moved(r: _Reader, d: dict, path: str, state: GameState) -> tuple[int, 
         if player in (0, 1) and keys.count(k) > state.cities[city][player][t]:
             r.fail(f"{path}.moved", f"{state.units[t].name!r} moved into city {city} more often than it is there")
     return tuple(sorted(keys))
-
-
-def _program_of(state: GameState, ref: tuple):
-    from omen_search.reference.state import _program
-
-    return _program(state.cards, ref)
 
 
 def _read_players(r: _Reader, doc: dict, root: str, state: GameState, full: tuple[bool, bool]) -> list[dict]:
@@ -474,10 +609,10 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
     first bad field.
     """
     cards = cards or default_cards()
-    doc = _parse_json(data, root)
+    doc = _document(data, root)
     r = _Reader(cards, root)
     if doc.get("format", POSITION_FORMAT) != POSITION_FORMAT:
-        r.fail(f"{root}.format", f"expected {POSITION_FORMAT!r}, got {doc.get('format')!r}")
+        r.fail(f"{root}.format", f"expected {POSITION_FORMAT!r}, got {shown(doc.get('format'))}")
     _check_cards(doc, cards, root)
     state = GameState(cards, _config(r, doc, root))
     seed = r.integer(doc.get("seed", 0), f"{root}.seed", 0, MASK64)
@@ -494,6 +629,7 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
         state.rng = Rng(seed)
     _read_public(r, doc, root, state)
     raws = _read_players(r, doc, root, state, (True, True))
+    _read_pending(r, doc, root, state)
     for p in (0, 1):
         path = f"{root}.players[{p}]"
         state.under[p] = r.counts(raws[p].get("under", []), f"{path}.under")
@@ -534,17 +670,26 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
         state.rng.shuffle(state.deck)
     total = Counter(state.deck)
     _check_exact(r, state, root, total)
+    _check_decision(r, state, root, settle)
+    return state
+
+
+def _check_decision(r: _Reader, state: GameState, root: str, settle: bool, seats: tuple[int, ...] = (0, 1)) -> None:
+    """Run on to the next decision if ``settle``; a pending decision of one of ``seats`` must offer
+    a move (either engine would stall on one that offers none). An observation names the observer
+    alone: the cards dealt to the other seat's hidden hand need not fit its decision's picks."""
     if state.phase == GAME_OVER and state.pending is not None:
         r.fail(f"{root}.pending", "a finished game has no pending decision")
     try:
         if settle:
             state.run_to_decision()
-        state.legal_moves()
+        moves = state.legal_moves()
     except OmenError:
         raise
     except Exception as exc:  # an inconsistent pending decision or stack that the checks above missed
         r.fail(root, f"inconsistent game state ({type(exc).__name__}: {exc})")
-    return state
+    if state.pending is not None and state.pending.player in seats and not moves:
+        r.fail(f"{root}.pending", f"the {state.pending.kind!r} decision has no legal move in this position")
 
 
 def _check_exact(r: _Reader, state: GameState, root: str, deck: Counter) -> None:
@@ -557,12 +702,10 @@ def _check_exact(r: _Reader, state: GameState, root: str, deck: Counter) -> None
             r.fail(root, f"{state.units[t].name!r}: {n} copies placed, the set has {state.units[t].copies}")
 
 
-def _parse_json(data: Any, root: str) -> dict:
+def _document(data: Any, root: str) -> dict:
+    """A document given as a dict or as JSON text, as a dict."""
     if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise FormatError(f"{root}: not valid JSON: {exc}") from None
+        data = parse_json(data, root)
     if not isinstance(data, dict):
         raise FormatError(f"{root}: must be a JSON object, got {type(data).__name__}")
     return data
@@ -588,15 +731,16 @@ def state_from_observation(
     :func:`load_observation` does.
     """
     cards = cards or default_cards()
-    doc = _parse_json(data, root)
+    doc = _document(data, root)
     r = _Reader(cards, root)
     if doc.get("format", OBSERVATION_FORMAT) != OBSERVATION_FORMAT:
-        r.fail(f"{root}.format", f"expected {OBSERVATION_FORMAT!r}, got {doc.get('format')!r}")
+        r.fail(f"{root}.format", f"expected {OBSERVATION_FORMAT!r}, got {shown(doc.get('format'))}")
     _check_cards(doc, cards, root)
     state = GameState(cards, _config(r, doc, root))
     me = r.integer(r.get(doc, "player", root), f"{root}.player", 0, 1)
     _read_public(r, doc, root, state)
     raws = _read_players(r, doc, root, state, (me == 0, me == 1))
+    _read_pending(r, doc, root, state)
     opp = 1 - me
     opp_unused = r.integer(r.get(raws[opp], "unused_count", f"{root}.players[{opp}]"), f"{root}.players[{opp}].unused_count", 0, 9)
     under = [r.integer(raws[p].get("under_count", 0), f"{root}.players[{p}].under_count", 0, 40) for p in (0, 1)]
@@ -635,28 +779,19 @@ def state_from_observation(
     if opp_emissary:
         state.emissaries[opp] = pool.pop(0)
     state.deck = pool
-    shown = set(named)
-    tiles = [i for i in range(len(cards.rewards)) if i not in shown]
+    listed = set(named)
+    tiles = [i for i in range(len(cards.rewards)) if i not in listed]
     state.city_tiles = []
     for n in city_tiles:
         state.city_tiles.append(tiles[:n])
         tiles = tiles[n:]
     state.unused[opp] = tiles
     state.rng = Rng(0)
+    _check_decision(r, state, root, settle=False, seats=(me,))
     return state, me
 
 
 # ------------------------------------------------------------------------------ files
-
-
-def read_json_file(path: str | Path, what: str) -> Any:
-    """Read a JSON file; raises :class:`FormatError` naming the file on any problem."""
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise FormatError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise FormatError(f"{path}: {what} is not valid JSON: {exc}") from None
 
 
 def load_position_file(path: str | Path, cards_path: str | Path | None = None) -> GameState:

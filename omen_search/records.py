@@ -2,21 +2,21 @@
 
 A record replays exactly: the seed fixes every shuffle and the moves fix every decision.
 :func:`replay` re-plays one and checks every move, failing with the ply and the reason.
-Records are written to a temporary file and renamed, so a record is never half-written.
+Records are written whole or not at all (:func:`omen_search.files.write_atomic`).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from omen_search.cards import CardSet, default_cards
-from omen_search.errors import FormatError, IllegalMoveError, NotationError, RecordError
+from omen_search.errors import FormatError, IllegalMoveError, NotationError, RecordError, shown
+from omen_search.files import write_atomic
+from omen_search.jsonio import read_json_file
 from omen_search.moves import Move
-from omen_search.positions import _config, _Reader, read_json_file
+from omen_search.positions import _config, _Reader
 from omen_search.reference.state import GameState
 from omen_search.rng import MASK64
 from omen_search.state import State
@@ -49,26 +49,15 @@ def make_record(state: State, players: list[str]) -> dict[str, Any]:
     return record
 
 
-def write_record(path: str | Path, record: dict[str, Any]) -> None:
-    """Write atomically: a temporary file in the same folder, then a rename.
+def write_record(path: str | Path, record: dict[str, Any], option: str = "record") -> None:
+    """Write a record whole or not at all; raises :class:`UsageError` naming ``option`` and the
+    file if it cannot be written there (a path that is not a regular file included)."""
 
-    Raises :class:`RecordError` naming the file if it cannot be written."""
-    path = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot write the record: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(record, f, indent=1)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException as exc:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise RecordError(f"{path}: cannot write the record: {exc.strerror or exc}") from None
-        raise
+    def dump(f: IO[str]) -> None:
+        json.dump(record, f, indent=1)
+        f.write("\n")
+
+    write_atomic(path, option, dump)
 
 
 def replay(record: Any, cards: CardSet | None = None, upto: int | None = None) -> GameState:
@@ -82,11 +71,11 @@ def replay(record: Any, cards: CardSet | None = None, upto: int | None = None) -
         raise FormatError(f"record: must be a JSON object, got {type(record).__name__}")
     r = _Reader(cards, "record")
     if record.get("format") != RECORD_FORMAT:
-        r.fail("record.format", f"expected {RECORD_FORMAT!r}, got {record.get('format')!r}")
+        r.fail("record.format", f"expected {RECORD_FORMAT!r}, got {shown(record.get('format'))}")
     meta = r.obj(r.get(record, "cards", "record"), "record.cards")
     if meta.get("sha256") != cards.sha256:
         raise RecordError(
-            f"record.cards: played with card set {meta.get('name')!r}, not {cards.name!r}; pass its --cards file"
+            f"record.cards: played with card set {shown(meta.get('name'))}, not {cards.name!r}; pass its --cards file"
         )
     seed = r.integer(r.get(record, "seed", "record"), "record.seed", 0, MASK64)
     config = _config(r, record, "record")
@@ -98,19 +87,20 @@ def replay(record: Any, cards: CardSet | None = None, upto: int | None = None) -
         try:
             state.apply(Move.parse(text))
         except (NotationError, IllegalMoveError) as exc:
-            raise RecordError(f"ply {ply}: move {text!r} does not replay: {exc}") from None
+            raise RecordError(f"ply {ply}: move {shown(text)} does not replay: {exc}") from None
     if upto is None:
         if not state.is_terminal() and "scores" in record:
             raise RecordError(f"ply {len(moves)}: the moves end before the game does, but the record has scores")
         if "scores" in record and list(state.scores()) != record["scores"]:
             raise RecordError(
-                f"ply {len(moves)}: the record says scores {record['scores']}, the replay gives {list(state.scores())}"
+                f"ply {len(moves)}: the record says scores {shown(record['scores'])}, the replay gives {list(state.scores())}"
             )
         if "winner" in record and state.winner() != record["winner"]:
-            raise RecordError(f"ply {len(moves)}: the record says winner {record['winner']}, the replay gives {state.winner()}")
+            raise RecordError(f"ply {len(moves)}: the record says winner {shown(record['winner'])}, the replay gives "
+                              f"{state.winner()}")
         for field, value in (("plies", state.ply), ("turns", state.turn)):
             if field in record and record[field] != value:
-                raise RecordError(f"ply {len(moves)}: the record says {field} {record[field]!r}, the replay gives {value}")
+                raise RecordError(f"ply {len(moves)}: the record says {field} {shown(record[field])}, the replay gives {value}")
     return state
 
 

@@ -7,13 +7,12 @@ and can be attached to a message.
 
 from __future__ import annotations
 
-import os
 from html import escape
 from pathlib import Path
 
 from omen_search.analysis import Decision, GameReview
 from omen_search.cards import CardSet
-from omen_search.errors import UsageError
+from omen_search.files import write_atomic
 from omen_search.positions import state_from_observation
 from omen_search.render import describe_board
 
@@ -104,19 +103,8 @@ see).</p>
 """
 
 
-def check_writable(path: str | Path) -> None:
-    """Raise :class:`UsageError` now if the report could not be written to ``path`` later (so a
-    long analysis does not end in that error)."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir() or not os.access(folder, os.W_OK) or path.is_dir() or (
-            path.exists() and not os.access(path, os.W_OK)):
-        raise UsageError(f"--html: cannot write {path}: no such writable file or folder")
-
-
 def write_html(review: GameReview, path: str | Path, title: str = "Omen game review") -> None:
-    """Write the report; raises :class:`UsageError` naming the path if it cannot be written."""
-    try:
-        Path(path).write_text(render(review, title), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"--html: cannot write {path}: {exc.strerror or exc}") from None
+    """Write the report (:func:`omen_search.files.write_atomic`); raises :class:`UsageError` naming
+    the path if it cannot be written."""
+    page = render(review, title)
+    write_atomic(path, "--html", lambda f: f.write(page))

@@ -23,6 +23,7 @@ from typing import Any, Literal
 import numpy as np
 
 from omen_search.errors import UsageError
+from omen_search.limits import ITERATIONS, WORKERS, check_int, check_seconds
 from omen_search.moves import Move
 
 DEFAULT_MAX_NODES = 1_000_000  # per tree: about 56 MB
@@ -38,12 +39,10 @@ class Limit:
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
             raise UsageError("limit: give iterations or seconds")
-        if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
-                                            or self.iterations < 1):
-            raise UsageError(f"limit.iterations: must be a positive integer, got {self.iterations!r}")
-        if self.seconds is not None and (not isinstance(self.seconds, (int, float)) or not self.seconds > 0
-                                         or math.isinf(self.seconds)):
-            raise UsageError(f"limit.seconds: must be a positive number, got {self.seconds!r}")
+        if self.iterations is not None:
+            check_int(self.iterations, "limit.iterations", ITERATIONS)
+        if self.seconds is not None:
+            check_seconds(self.seconds, "limit.seconds")
 
 
 @dataclass(frozen=True)
@@ -118,12 +117,9 @@ def ismcts(
     move alone (its value when it is not the best). Returns at once when only one move is legal.
     Raises :class:`UsageError` for a finished game or a bad option.
     """
-    from omen_search._core import Search
-
     if final not in ("visits", "value"):
         raise UsageError(f"final: must be 'visits' or 'value', got {final!r}")
-    if not isinstance(workers, int) or workers < 1:
-        raise UsageError(f"workers: must be a positive integer, got {workers!r}")
+    check_int(workers, "workers", WORKERS)
     if not (isinstance(c, (int, float)) and c >= 0 and math.isfinite(c)):
         raise UsageError(f"c: must be a non-negative number, got {c!r}")
     core = as_core(state)
@@ -132,9 +128,22 @@ def ismcts(
     if len(core.legal_move_ids()) == 1:
         return root_result(core, [], final)
     only = None if root_move is None else core.move_id(root_move)
-    searches = [Search(core, c, mo, s, max_nodes, only) for s in worker_seeds(seed, workers)]
+    searches = new_searches(core, c, mo, seed, workers, max_nodes, only)
     run_searches(searches, limit.iterations or 0, limit.seconds or 0.0)
     return root_result(core, [s.result(pv_depth) for s in searches], final)
+
+
+def new_searches(core: Any, c: float, mo: bool, seed: int, workers: int, max_nodes: int = DEFAULT_MAX_NODES,
+                 root_move: int | None = None) -> list[Any]:
+    """One search of ``core`` per worker, each with its own seed (:func:`worker_seeds`). Each
+    allocates its trees now: raises :class:`UsageError` naming ``workers`` when memory runs out."""
+    from omen_search._core import Search
+
+    try:
+        return [Search(core, c, mo, s, max_nodes, root_move) for s in worker_seeds(seed, workers)]
+    except MemoryError:
+        raise UsageError(f"workers: not enough memory for {workers} searches of {max_nodes} nodes each; "
+                         "use fewer workers") from None
 
 
 def run_searches(searches: list[Any], iterations: int, seconds: float) -> None:

@@ -22,6 +22,7 @@ from omen_search.errors import UsageError
 Z95 = NormalDist().inv_cdf(0.975)
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)  # A's points over a pair, the five pentanomial outcomes
 _MIN_VARIANCE = 1e-4  # per-sample variance floor: a run of identical pairs is not proof of anything
+MAX_SPRT_ELO = 2000.0  # an SPRT's elo0 and elo1 lie within ± this (a score of 1 in 100,000 games)
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -106,12 +107,25 @@ def elo_interval(score: float, games: int, sample: Sample, z: float = Z95) -> tu
 
 @dataclass(frozen=True)
 class Sprt:
-    """Sequential probability ratio test of H0 ``elo = elo0`` against H1 ``elo = elo1``."""
+    """Sequential probability ratio test of H0 ``elo = elo0`` against H1 ``elo = elo1``, with
+    error rates ``alpha`` and ``beta``. Raises :class:`UsageError` unless elo0 < elo1 within
+    ±:data:`MAX_SPRT_ELO` and alpha, beta lie strictly between 0 and 0.5."""
 
     elo0: float = 0.0
     elo1: float = 10.0
     alpha: float = 0.05
     beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        values = (self.elo0, self.elo1, self.alpha, self.beta)
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values):
+            raise UsageError(f"sprt: elo0, elo1, alpha and beta must be numbers, got {values}")
+        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise UsageError(f"sprt: alpha and beta must lie strictly between 0 and 0.5, got {self.alpha:g} and "
+                             f"{self.beta:g}")
+        if not -MAX_SPRT_ELO <= self.elo0 < self.elo1 <= MAX_SPRT_ELO:
+            raise UsageError(f"sprt: elo0 must be less than elo1, both from {-MAX_SPRT_ELO:g} to {MAX_SPRT_ELO:g}, "
+                             f"got {self.elo0:g} and {self.elo1:g}")
 
     @property
     def lower(self) -> float:
@@ -143,12 +157,7 @@ class Sprt:
                 values[key] = float(value)
             except ValueError:
                 raise UsageError(f"sprt: {key} must be a number, got {value!r}") from None
-        sprt = cls(**values)
-        if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1):
-            raise UsageError(f"sprt: alpha and beta must lie strictly between 0 and 1, got {text!r}")
-        if not sprt.elo1 > sprt.elo0 or not all(math.isfinite(v) for v in (sprt.elo0, sprt.elo1)):
-            raise UsageError(f"sprt: elo1 must be greater than elo0, got {text!r}")
-        return sprt
+        return cls(**values)
 
     def verdict(self, llr: float) -> str:
         """``"H1"`` (A is elo1 stronger), ``"H0"`` (not elo1 stronger) or ``"continue"``."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +101,32 @@ def test_openspiel_random_simulation_test(pyspiel, name, params):
     """OpenSpiel's own checks for Python games (legal actions, clones, returns, strings)."""
     game = pyspiel.load_game(name, params)
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name, params", [("omen_heir", {}), ("omen_heir", {"emissary": True}),
+                                          ("omen_heir_solo", {"level": "hard"})])
+def test_openspiel_states_serialise(pyspiel, name, params):
+    """OpenSpiel's simulation test with serialisation, and a state read back plays on exactly as the
+    original, a re-dealt one (``resample_from_infostate``) included."""
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    state.apply_action(11)
+    for _ in range(15):
+        state.apply_action(rng.choice(state.legal_actions()))
+    resampled = state.resample_from_infostate(0, rng.random)
+    for original in (state, resampled):
+        copy = game.deserialize_state(original.serialize())
+        assert copy.history() == original.history() and str(copy) == str(original)
+        while not original.is_terminal():
+            assert copy.legal_actions() == original.legal_actions()
+            assert [copy.observation_string(p) for p in range(game.num_players())] == \
+                [original.observation_string(p) for p in range(game.num_players())]
+            action = rng.choice(original.legal_actions())
+            original.apply_action(action)
+            copy.apply_action(action)
+        assert copy.is_terminal() and copy.returns() == original.returns()
 
 
 def test_openspiel_game_shape(pyspiel):

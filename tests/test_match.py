@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -170,6 +171,88 @@ def test_a_killed_match_resumes_to_the_totals_of_an_uninterrupted_one(tmp_path):
     kept = {g["index"]: without_time(g) for g in after}
     assert all(kept[g["index"]] == without_time(g) for g in before), "finished games are never replayed"
     assert killed.read_text().count("\n") == 41, "a header and one line per game"
+
+
+def _match(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, Path]:
+    """A 200-game match in a subprocess writing to ``tmp_path/m.jsonl``, stdout and stderr piped."""
+    out = tmp_path / "m.jsonl"
+    command = [sys.executable, "-P", "-m", "omen_search", "match", "ismcts:iterations=30", "random", "--games",
+               "200", "--seed", "3", "--quiet", "--out", str(out), *args]
+    proc = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(SOURCE)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    return proc, out
+
+
+def _games_in(out: Path) -> int:
+    return max(0, out.read_text().count("\n") - 1) if out.exists() else 0
+
+
+def _children(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            state, parent = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[:2]
+        except (OSError, ValueError):
+            continue
+        if int(parent) == pid and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_killing_a_match_ends_its_workers_and_closes_its_pipes(tmp_path):
+    """SIGKILL of the match process alone: its pool workers die with it, so nothing holds the
+    caller's pipes open (communicate() returns) and no worker is left running."""
+    proc, out = _match(tmp_path, "--workers", "2")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and _games_in(out) < 1:
+        time.sleep(0.01)
+    workers = _children(proc.pid)
+    assert len(workers) >= 2 and _games_in(out) >= 1
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=10)  # hangs if a worker still holds stdout or stderr
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(_gone(w) for w in workers):
+        time.sleep(0.05)
+    assert all(_gone(w) for w in workers), "a worker outlived the match"
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_each_game_is_written_the_moment_it_ends(tmp_path, workers):
+    """Game lines arrive one at a time (not a batch at once), and a kill keeps every finished one."""
+    proc, out = _match(tmp_path, "--workers", workers)
+    seen: list[int] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not seen or seen[-1] < 4):
+        n = _games_in(out)
+        if n and (not seen or n != seen[-1]):
+            seen.append(n)
+        time.sleep(0.002)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=10)
+    assert seen[0] <= 2, f"the first games came {seen[0]} at once"
+    rows = out.read_text().splitlines()
+    assert out.read_text().endswith("\n") and all(json.loads(row) for row in rows), "every line is whole"
+    assert len(read_results(out)) >= seen[-1] >= 4, "every game seen finished is kept"
+
+
+def test_progress_shows_the_standing_game_by_game_in_the_summarys_elo_format(capsys):
+    result = run_match(MatchSetup(a="greedy", b="random", seed=3), MatchOptions(games=6, progress=True, report_every=2))
+    err = capsys.readouterr().err
+    elo = r"Elo [+-]\d+\.\d \(95% [+-]\d+\.\d \.\. [+-]\d+\.\d\)"
+    reports = [line for line in err.splitlines() if " games: " in line and "|" not in line]
+    assert [line.split(" games")[0] for line in reports] == ["2", "4", "6"]
+    assert all(re.search(elo, line) for line in reports), reports
+    assert re.search(elo, result.summary()) and re.search(r"6/6 \[.*, " + elo, err), err
+    assert result.line() in err
 
 
 # ------------------------------------------------------------------------------------ solo

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from omen_search.bots import RandomBot, bot_seed
+from omen_search.cards import default_cards
 from omen_search.moves import Move
 from omen_search.positions import load_observation, load_position, observe, to_position
 from omen_search.reference.state import (
@@ -273,14 +274,18 @@ def test_positions_and_observations_round_trip(seed, config):
 
 def _swap_hidden_card(doc: dict, opp: int) -> bool:
     """Swap one card of ``opp``'s hand that ``opp``'s opponent does not know with a different card
-    of the deck. Returns False when there is no such pair."""
+    of the deck. Returns False when there is no such pair. A discard under way picks in card order
+    from ``pending.last`` on (D-pick-1): the swap keeps the cards it can still pick."""
     player = doc["players"][opp]
     known = Counter(player["known"])
     hand = Counter(player["hand"])
     hidden = [name for name in hand if hand[name] > known[name]]
+    pending = doc["pending"]
+    last = pending["last"] if pending and pending["kind"] == "discard" and pending["player"] == opp else 0
+    order = {u.name: u.index for u in default_cards().units}
     for name in hidden:
         for i, other in enumerate(doc["deck"]):
-            if other != name:
+            if other != name and (order[other] >= last or order[name] < last):
                 player["hand"].remove(name)
                 player["hand"].append(other)
                 doc["deck"][i] = name

@@ -207,7 +207,7 @@ def test_load_record_errors_name_the_file(tmp_path):
         load_record(tmp_path / "missing.json")
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "omen-record/1", "moves": [', encoding="utf-8")
-    with pytest.raises(FormatError, match="broken.json: record is not valid JSON"):
+    with pytest.raises(FormatError, match="broken.json: record: not valid JSON"):
         load_record(broken)
     listed = tmp_path / "list.json"
     listed.write_text("[]", encoding="utf-8")

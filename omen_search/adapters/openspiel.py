@@ -21,6 +21,11 @@ Importing this module registers both games (``pyspiel.load_game("omen_heir")``).
   (``IIGObservationType(private_info=PrivateInfoType.NONE)``) hides both seats' private cards.
   ``resample_from_infostate`` re-deals exactly the cards ``p`` cannot see
   (``CoreState.determinized``).
+* **Serialisation.** OpenSpiel serialises a Python state by pickling its attributes; the core
+  state among them pickles as its position document (``docs/formats.md``), which holds everything
+  that decides the rest of the game, the random generator included, so a deserialised state plays
+  on exactly as the original (``game.deserialize_state(state.serialize())``; Python games have no
+  undo in OpenSpiel, so the core's undo history is not kept).
 * **Solo.** The automaton moves inside the core's transitions (it has no decisions of its own
   that a learner could take), so ``omen_heir_solo`` is a one-player game: the player's return is
   +1 for a win, -1 for a loss; parameter ``level``.
@@ -34,6 +39,7 @@ Python ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` plays them.
 
 from __future__ import annotations
 
+import copyreg
 import json
 from typing import Any
 
@@ -44,6 +50,7 @@ from omen_search._core import CoreState
 from omen_search.adapters.actions import NUM_ACTIONS, action_of, packed_of
 from omen_search.adapters.encoding import ObservationEncoder
 from omen_search.cards import default_cards
+from omen_search.positions import load_position, to_position
 from omen_search.reference.state import DEFAULT_MAX_TURNS, Config
 
 DEALS = 4096
@@ -73,6 +80,15 @@ def _game_info(players: int, deals: int) -> Any:
 HEIR_TYPE = _game_type("omen_heir", "Omen: Heir to the Dunes", 2, {"deals": DEALS, "emissary": False})
 SOLO_TYPE = _game_type("omen_heir_solo", "Omen: Heir to the Dunes, Corrupted Heir solo", 1,
                        {"deals": DEALS, "level": "normal"})
+
+
+def _core_of(position: dict[str, Any], seed: int | None) -> CoreState:
+    core = CoreState.from_state(load_position(position))
+    core.seed = seed
+    return core
+
+
+copyreg.pickle(CoreState, lambda core: (_core_of, (to_position(core), core.seed)))
 
 
 class _Shared:

@@ -573,9 +573,15 @@ def _read_players(r: _Reader, doc: dict, root: str, state: GameState, full: tupl
     return raws
 
 
+def _built(state: GameState) -> Counter:
+    """Units revealed to BUILD whose LABOR is still resolving: each is named by its ``built`` frame on
+    the stack (the discard that has not happened yet), in no zone until then."""
+    return Counter(ref[1] for ref, index, _, _ in state.stack if ref[0] == "built" and index == 0)
+
+
 def _placed(state: GameState) -> Counter:
     """Copies of each unit the document places (a hand counts at least its known cards)."""
-    seen = Counter(state.discard)
+    seen = Counter(state.discard) + _built(state)
     for t in range(state.T):
         seen[t] += state.revealed[t] + state.limbo[t] + sum(state.cities[c][p][t] for c in range(CITIES) for p in (0, 1))
         for p in (0, 1):
@@ -660,12 +666,7 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
     if "deck" in doc:
         state.deck = r.units(doc["deck"], f"{root}.deck")
     else:
-        seen = Counter(state.discard)
-        for t in range(state.T):
-            seen[t] += state.revealed[t] + state.limbo[t] + sum(
-                state.cities[c][p][t] for c in range(CITIES) for p in (0, 1)
-            ) + sum(state.hands[p][t] + state.under[p][t] for p in (0, 1))
-            seen[t] += sum(1 for e in state.emissaries if e == t)
+        seen = _placed(state)  # hands hold at least their known cards (checked above)
         state.deck = [t for t in range(state.T) for _ in range(state.units[t].copies - seen[t])]
         state.rng.shuffle(state.deck)
     total = Counter(state.deck)
@@ -693,8 +694,9 @@ def _check_decision(r: _Reader, state: GameState, root: str, settle: bool, seats
 
 
 def _check_exact(r: _Reader, state: GameState, root: str, deck: Counter) -> None:
+    built = _built(state)
     for t in range(state.T):
-        n = deck[t] + state.discard.count(t) + state.revealed[t] + state.limbo[t]
+        n = deck[t] + state.discard.count(t) + state.revealed[t] + state.limbo[t] + built[t]
         n += sum(state.cities[c][p][t] for c in range(CITIES) for p in (0, 1))
         n += sum(state.hands[p][t] + state.under[p][t] for p in (0, 1))
         n += sum(1 for e in state.emissaries if e == t)
@@ -762,7 +764,7 @@ def state_from_observation(
     _check_conservation(r, state, root)
     deck_size = r.integer(r.get(doc, "deck_size", root), f"{root}.deck_size", 0, 40)
     opp_hand = r.integer(raws[opp]["hand_size"], f"{root}.players[{opp}].hand_size", 0, 40)
-    visible = len(state.discard) + sum(state.revealed) + sum(state.limbo) + state.hand_size(me)
+    visible = len(state.discard) + sum(state.revealed) + sum(state.limbo) + state.hand_size(me) + sum(_built(state).values())
     visible += sum(sum(state.cities[c][p]) for c in range(CITIES) for p in (0, 1))
     total = visible + deck_size + opp_hand + sum(under) + (state.emissaries[me] >= 0) + opp_emissary
     if total != sum(u.copies for u in cards.units):

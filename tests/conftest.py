@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from positions_helper import seed_card_text
 
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=True)
@@ -23,7 +24,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 @pytest.fixture(scope="session")
 def seed_toml() -> str:
     """The text of the built-in card file, read from the installed package."""
-    return resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
+    return seed_card_text()
 
 
 @pytest.fixture

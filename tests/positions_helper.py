@@ -20,13 +20,18 @@ from omen_search.reference.state import GameState
 EMPTY = ((), ())  # a city with nobody in it
 
 
+def seed_card_text() -> str:
+    """The text of the built-in card file, as installed."""
+    return resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
+
+
 def edited_cards(name: str, old: str, new: str) -> CardSet:
     """The built-in set with one edit inside the block of the card (unit or structure) called ``name``.
 
     Used where the built-in set has no card that can show a ruling (a unit with REINFORCE,
     INVOCATION and MANEUVER at once; a Neutral ENDURING unit; a structure that reveals fewer cards
     than it lets you take)."""
-    text = resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
+    text = seed_card_text()
     start = text.index(f'\nname = "{name}"\n')
     end = text.find("\n[[", start)
     block = text[start:end]

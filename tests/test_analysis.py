@@ -25,7 +25,6 @@ import subprocess
 import threading
 import zlib
 from html import unescape
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,7 @@ from omen_search.engines import new_game
 from omen_search.errors import RecordError, UsageError
 from omen_search.moves import Move
 from omen_search.positions import observe, state_from_observation
+from positions_helper import seed_card_text
 from omen_search.records import load_record, make_record, replay, write_record
 from omen_search.reference.state import Config
 from omen_search.review_html import COLORS, HEIGHT, PAD, WIDTH, evaluation_graph, render, write_html
@@ -122,7 +122,7 @@ def spy_on_searches(monkeypatch) -> list[dict[str, Any]]:
 
 def custom_cards(tmp_path: Path) -> Path:
     """The built-in card file with one comment added: the same cards, another card set (sha256)."""
-    text = resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
+    text = seed_card_text()
     path = tmp_path / "my-cards.toml"
     path.write_text(text + "\n# my own copy\n", encoding="utf-8")
     return path

@@ -481,3 +481,38 @@ def test_a_human_who_misspells_a_card_is_told_so(typed, said):
     move = HumanPlayer(io.StringIO(f"{typed}\nend\n"), out).choose(state)
     assert str(move) == "end" and said in out.getvalue()
     assert "not legal here" not in out.getvalue()
+
+
+# ------------------------------------------------------------------------------ a unit mid-BUILD
+
+
+def test_a_labor_that_asks_a_question_can_be_written_loaded_observed_and_advised() -> None:
+    """While a BUILD's LABOR asks a question, the built unit is in no zone: only its ``built`` frame
+    names it. Positions and observations count it, so the state round-trips and the advisor works
+    (it was "the cards add up to 39, not 40")."""
+    from omen_search.cards import parse_cards
+    from omen_search.reference.state import GameState
+    from omen_search.rng import Rng
+    from positions_helper import seed_card_text
+
+    text = seed_card_text().replace(
+        'labor = [{ op = "draw", n = 2 }]',
+        'labor = [{ op = "choose", options = [{ label = "draw", effects = [{ op = "draw", n = 2 }] }, '
+        '{ label = "coins", effects = [{ op = "gain", n = 2 }] }] }]')
+    cards = parse_cards(text, "labor.toml")
+    for seed in range(100):
+        state, policy = GameState.new(seed=seed, cards=cards), Rng(seed)
+        while not state.is_terminal() and not (
+                state.pending.kind == "choose" and any(ref[0] == "built" for ref, *_ in state.stack)):
+            moves = state.legal_moves()
+            state.apply_trusted(moves[policy.below(len(moves))])
+        if not state.is_terminal():
+            break
+    else:
+        pytest.fail("no game reached a LABOR's question")
+    doc = to_position(state)
+    assert to_position(load_position(doc, cards)) == doc
+    for seat in (0, 1):
+        assert load_observation(observe(state, seat), cards) == observe(state, seat)
+    advice = Advisor(Limit(iterations=200), seed=1, cards=cards).advise(observe(state, state.current_player))
+    assert {str(m.move) for m in advice.moves} == {"choose draw", "choose coins"}

@@ -13,7 +13,6 @@ import json
 import os
 import re
 import tomllib
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from omen_search.cards import CardSet, load_cards
 from omen_search.errors import CardDataError
 from omen_search.reference.state import Config
 from omen_search.selfcheck import compare_game
+from positions_helper import seed_card_text
 
 EXAMPLES = int(os.environ.get("OMEN_LIMIT_EXAMPLES", "25"))
 SHORT = Config(max_turns=24)  # the differential games: long enough to use most cards, quick to play
@@ -33,8 +33,7 @@ SHORT = Config(max_turns=24)  # the differential games: long enough to use most 
 
 def seed_doc() -> dict[str, Any]:
     """The built-in card file as data."""
-    text = resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    return tomllib.loads(seed_card_text())
 
 
 def toml(value: Any) -> str:

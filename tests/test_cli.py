@@ -10,7 +10,6 @@ import json
 import re
 import shutil
 import subprocess
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -20,12 +19,9 @@ from omen_search.cli import main
 from omen_search.records import load_record, replay
 
 from cli_helper import assert_one_line_error, run
+from positions_helper import seed_card_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
-
-
-def seed_toml() -> str:
-    return resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------------------ play
@@ -150,7 +146,7 @@ def test_cards_json(capsys):
 @pytest.fixture
 def user_cards(tmp_path) -> Path:
     """The seed edition renamed, with every card marked printed and one unit renamed."""
-    text = seed_toml().replace('name = "Heir to the Dunes — seed edition"', 'name = "My printed set"', 1)
+    text = seed_card_text().replace('name = "Heir to the Dunes — seed edition"', 'name = "My printed set"', 1)
     text = text.replace('source = "designed"', 'source = "printed"')
     text = text.replace('name = "Temple Servant"', 'name = "Temple Acolyte"')
     path = tmp_path / "mine.toml"
@@ -266,7 +262,7 @@ def test_bad_cards_file(capsys, tmp_path, command):
     missing = tmp_path / "missing.toml"
     assert_one_line_error(*run(capsys, *command, "--cards", str(missing)), str(missing))
     broken = tmp_path / "broken.toml"
-    broken.write_text(seed_toml().replace("copies = 5", "copies = 6", 1), encoding="utf-8")
+    broken.write_text(seed_card_text().replace("copies = 5", "copies = 6", 1), encoding="utf-8")
     assert_one_line_error(*run(capsys, *command, "--cards", str(broken)), str(broken), "copies")
     garbage = tmp_path / "garbage.toml"
     garbage.write_text("name = [unclosed\n", encoding="utf-8")

@@ -19,6 +19,7 @@ from omen_search.positions import load_position, to_position
 from omen_search.reference.state import Config, GameState
 from omen_search.rng import Rng
 from omen_search.selfcheck import compare_game
+from positions_helper import seed_card_text
 
 DIFF_GAMES = int(os.environ.get("OMEN_DIFF_GAMES", "2000"))
 CONFIGS = [
@@ -151,17 +152,11 @@ def test_illegal_move_on_core_names_move_player_and_ply():
         core.apply("end")
 
 
-def _seed_card_text() -> str:
-    from importlib import resources
-
-    return resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
-
-
 def test_custom_card_file_runs_on_the_core(tmp_path):
     """No card is hard-coded in C: a changed card (here, Temple Servant draws 3) changes the core too."""
     from omen_search.cards import load_cards
 
-    original = _seed_card_text()
+    original = seed_card_text()
     text = original.replace('effects = [{ op = "draw", n = 2 }] },\n    { label = "coins"',
                         'effects = [{ op = "draw", n = 3 }] },\n    { label = "coins"')
     assert text != original
@@ -181,7 +176,7 @@ def test_core_agrees_on_a_set_with_other_offerings_and_colossal_units(tmp_path):
 
     from omen_search.cards import load_cards
 
-    text = _seed_card_text().replace('keywords = ["TREASURED"]', 'keywords = ["TREASURED", "COLOSSAL"]', 1)
+    text = seed_card_text().replace('keywords = ["TREASURED"]', 'keywords = ["TREASURED", "COLOSSAL"]', 1)
     text = re.sub(r"offering = 4", "offering = 9", text)
     text = re.sub(r"offering = 2", "offering = 0", text)
     path = tmp_path / "cards.toml"

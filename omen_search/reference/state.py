@@ -24,7 +24,8 @@ from functools import lru_cache
 from typing import Any
 
 from omen_search.cards import GODS, CardSet, Effect, Unit, default_cards
-from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.errors import IllegalMoveError, UsageError, shown
+from omen_search.limits import TURNS, check_int
 from omen_search.moves import Move
 from omen_search.rng import Rng
 
@@ -90,12 +91,13 @@ class Config:
     level: str | None = None
 
     def __post_init__(self) -> None:
-        if self.first_player not in (0, 1):
-            raise UsageError(f"first_player: must be 0 or 1, got {self.first_player!r}")
-        if sorted(self.gods) != sorted(GODS):
-            raise UsageError(f"gods: must be one each of {GODS}, got {self.gods!r}")
-        if not isinstance(self.max_turns, int) or self.max_turns < 1:
-            raise UsageError(f"max_turns: must be a positive integer, got {self.max_turns!r}")
+        check_int(self.first_player, "first_player", (0, 1))
+        if (not isinstance(self.gods, tuple) or len(self.gods) != 2 or not all(isinstance(g, str) for g in self.gods)
+                or sorted(self.gods) != sorted(GODS)):
+            raise UsageError(f"gods: must be a pair, one each of {GODS}, got {shown(self.gods)}")
+        if not isinstance(self.emissary, bool):
+            raise UsageError(f"emissary: must be true or false, got {shown(self.emissary)}")
+        check_int(self.max_turns, "max_turns", TURNS)  # the core keeps turns in 16 bits
         if self.level is not None and self.level not in LEVELS:
             raise UsageError(f"level: must be one of {', '.join(LEVELS)}, got {self.level!r}")
         if self.level is not None and self.emissary:

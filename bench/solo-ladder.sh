@@ -5,11 +5,17 @@
 set -e
 cd "$(dirname "$0")/strength"
 W=${WORKERS:-2}
+cell() {  # cell BOT LEVEL
+    name="solo-$(echo "$1" | tr -d ':=' | sed 's/iterations//')-$2"
+    omen-search match "$1" corrupted-heir --game heir-solo --level "$2" --games 400 --seed 1 \
+        --workers "$W" --out "$name.jsonl" --resume --json --report-every 0 > "$name.json"
+    echo "$name: $(cat "$name.json")"
+}
 for bot in random greedy ismcts:iterations=300 ismcts:iterations=2000; do
     for level in novice normal hard brutal; do
-        name="solo-$(echo "$bot" | tr -d ':=' | sed 's/iterations//')-$level"
-        omen-search match "$bot" corrupted-heir --game heir-solo --level "$level" --games 400 --seed 1 \
-            --workers "$W" --out "$name.jsonl" --resume --json --report-every 0 > "$name.json"
-        echo "$name: $(cat "$name.json")"
+        cell "$bot" "$level"
     done
 done
+# what the two hardest levels mean for a strong player
+cell ismcts:iterations=20000 hard
+cell ismcts:iterations=20000 brutal

@@ -92,7 +92,7 @@ def example_record() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def example_observation() -> dict[str, Any]:
-    """Seat 1 must discard (``docs/formats.md``, section 4)."""
+    """Seat 0 must discard (``docs/formats.md``, section 4)."""
     return json.loads((EXAMPLES / "observation.json").read_text(encoding="utf-8"))
 
 
@@ -187,27 +187,27 @@ MALFORMED = [
     ("deck_size", _DEL, "deck_size"),
     ("city_tiles", [3, 2], "city_tiles"),
     ("city_tiles[0]", 4, "city_tiles[0]"),
-    ("city_tiles", [3, 2, 2], "city_tiles"),
+    ("city_tiles", [3, 2, 3], "city_tiles"),
     ("players", [{}], "players"),
     ("players[0]", [], "players[0]"),
-    ("players[0].hand_size", -1, "players[0].hand_size"),
-    ("players[0].known", ["Nope"], "players[0].known[0]"),
-    ("players[0].known", ["Tortured Soul"] * 3, "players[0].known"),
+    ("players[1].hand_size", -1, "players[1].hand_size"),
+    ("players[1].known", ["Nope"], "players[1].known[0]"),
+    ("players[1].known", ["Fallen Archivist", "Temple Servant", "Sunset Marauder"] * 2, "players[1].known"),
     ("players[0].coins", 21, "players[0].coins"),
     ("players[0].coins", _DEL, "players[0].coins"),
-    ("players[0].unused_count", 10, "players[0].unused_count"),
+    ("players[1].unused_count", 10, "players[1].unused_count"),
     ("players[0].used_tiles", ["Nope"], "players[0].used_tiles[0]"),
     ("players[0].building", "Tomb of Rebirth", "players[0].building"),
     ("players[0].under_count", -1, "players[0].under_count"),
     ("players[0].completed", ["Nope"], "players[0].completed[0]"),
     ("players[0].destroyed", ["Nope"], "players[0].destroyed[0]"),
-    ("players[0].emissary_chosen", "yes", "players[0].emissary_chosen"),
-    ("players[1].hand", _DEL, "players[1].hand"),
-    ("players[1].hand[0]", "Nope", "players[1].hand[0]"),
-    ("players[1].hand_size", 4, "players[1].hand_size"),
+    ("players[1].emissary_chosen", "yes", "players[1].emissary_chosen"),
+    ("players[0].hand", _DEL, "players[0].hand"),
+    ("players[0].hand[0]", "Nope", "players[0].hand[0]"),
+    ("players[0].hand_size", 3, "players[0].hand_size"),
     ("players[1].coins", "2", "players[1].coins"),
-    ("players[1].unused_tiles", ["Nope"], "players[1].unused_tiles[0]"),
-    ("players[1].emissary", "Nope", "players[1].emissary"),
+    ("players[0].unused_tiles", ["Nope"], "players[0].unused_tiles[0]"),
+    ("players[0].emissary", "Nope", "players[0].emissary"),
 ]
 
 
@@ -234,13 +234,13 @@ def test_each_malformed_field_is_rejected_naming_its_path(example_observation, p
 
 
 def test_observation_of_the_seat_that_does_not_decide_is_rejected(example_record):
-    """At ply 48 seat 1 discards (for seat 0's Tortured Soul): seat 0's observation cannot ask."""
-    state = replay(example_record, upto=48)
-    assert state.current_player == 1
-    with pytest.raises(FormatError, match=r"^observation\.player: this is seat 0's observation, but the decision "
-                                          r"\(discard\) is seat 1's"):
-        Advisor(Limit(iterations=50)).advise(observe(state, 0))
-    assert Advisor(Limit(iterations=50)).advise(observe(state, 1)).pov == 1
+    """At ply 63 seat 0 discards (for seat 1's Remembered Soul): seat 1's observation cannot ask."""
+    state = replay(example_record, upto=63)
+    assert state.current_player == 0
+    with pytest.raises(FormatError, match=r"^observation\.player: this is seat 1's observation, but the decision "
+                                          r"\(discard\) is seat 0's"):
+        Advisor(Limit(iterations=50)).advise(observe(state, 1))
+    assert Advisor(Limit(iterations=50)).advise(observe(state, 0)).pov == 0
 
 
 def test_a_missing_pending_decision_is_run_to_only_when_nothing_hidden_is_needed():
@@ -292,26 +292,26 @@ def test_values_are_from_the_asking_seats_point_of_view_with_the_seats_swapped()
 
 
 def test_the_advised_seat_follows_the_decision_through_a_game(example_record):
-    """Seat 0 and seat 1 take turns asking; a seat's estimate is its own (seat 0 won this game
-    9-7, so late in the game seat 0's best move looks better to seat 0 than seat 1's to seat 1)."""
+    """Seat 0 and seat 1 take turns asking; a seat's estimate is its own (seat 1 won this game
+    6-5, so late in the game seat 1's best move looks better to seat 1 than seat 0's to seat 0)."""
     seen = set()
     late = {}
-    for ply in range(0, 144, 9):
+    for ply in range(0, 93, 9):
         state = replay(example_record, upto=ply)
         advice = Advisor(Limit(iterations=300), seed=ply).advise(example_record, ply)
         assert advice.pov == state.current_player
         seen.add(advice.pov)
-        if ply >= 100 and advice.best.visits:
+        if ply >= 60 and advice.best.visits:
             late.setdefault(advice.pov, []).append(advice.best.win_prob)
     assert seen == {0, 1}
-    assert min(late[0]) > max(late[1])
+    assert min(late[1]) > max(late[0])
 
 
 # ------------------------------------------------------------------------------ what the advice holds
 
 
 def test_best_share_is_a_share_of_determinisations_over_the_moves(example_record):
-    state = replay(example_record, upto=25)  # seat 1's Offering: 44 moves
+    state = replay(example_record, upto=17)  # seat 1's Offering: 36 moves
     advice = Advisor(Limit(iterations=2000), seed=5).advise(state)
     check_advice(advice, 2000)
     assert len(advice.moves) > ROBUSTNESS_MOVES
@@ -341,7 +341,7 @@ def test_principal_lines_hide_the_opponents_face_down_emissary(algorithm):
 
 def test_war_outlook_is_a_probability_and_a_share_of_the_tiles_left(example_record):
     checked = 0
-    for ply in range(2, 144, 11):
+    for ply in range(2, 93, 7):
         state = replay(example_record, upto=ply)
         advice = Advisor(Limit(iterations=500), seed=ply).advise(example_record, ply)
         if not advice.best.visits:  # a forced move: nothing searched, no outlook
@@ -372,7 +372,7 @@ def test_a_forced_move_is_not_searched():
 # ------------------------------------------------------------------------------ sources and budgets
 
 
-@pytest.mark.parametrize("ply", [17, 48, 101])
+@pytest.mark.parametrize("ply", [17, 63, 88])
 def test_a_record_at_a_ply_is_the_observation_of_the_seat_to_move(example_record, ply):
     state = replay(example_record, upto=ply)
     advisor = Advisor(Limit(iterations=500), seed=7)
@@ -446,10 +446,10 @@ def test_stop_from_another_thread_returns_the_advice_so_far(example_observation)
 
 def test_bad_sources_and_options_are_named(example_record, example_observation):
     advisor = Advisor(Limit(iterations=50))
-    with pytest.raises(UsageError, match="^advise: the game is over at ply 144"):
+    with pytest.raises(UsageError, match="^advise: the game is over at ply 93"):
         advisor.advise(example_record)
-    with pytest.raises(RecordError, match="^ply 145: the record has 144 plies"):
-        advisor.advise(example_record, 145)
+    with pytest.raises(RecordError, match="^ply 94: the record has 93 plies"):
+        advisor.advise(example_record, 94)
     with pytest.raises(FormatError, match="^record.format: expected 'omen-record/1', got 'omen-observation/1'"):
         advisor.advise(example_observation, 3)  # with a ply, the source is a record
     with pytest.raises(UsageError, match="^ply: only a game record takes a ply"):
@@ -519,7 +519,7 @@ def test_advise_prints_a_table_of_ranked_moves(capsys):
     code, out, err = run(capsys, "advise", "--observation", observation, "--iterations", "1000", "--seed", "1")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert re.fullmatch(r"seat 1 to move; 1000 iterations, 1024 determinisations, \d+\.\d s", lines[0])
+    assert re.fullmatch(r"seat 0 to move; 1000 iterations, 1024 determinisations, \d+\.\d s", lines[0])
     assert lines[1].split() == ["#", "move", "win", "%", "95%", "interval", "VP", "margin", "robust"]
     rows = [re.fullmatch(r"\s*(\d+)  (.+?)\s+(\d+\.\d)\s+(\d+\.\d) -\s+(\d+\.\d)\s+([+-]\d+\.\d)\s+(\d+)%", line)
             for line in lines[2:6]]
@@ -529,21 +529,21 @@ def test_advise_prints_a_table_of_ranked_moves(capsys):
         Move.parse(r.group(2))
         assert float(r.group(4)) <= float(r.group(3)) <= float(r.group(5))
     assert lines[6].startswith("next war won (expected tiles taken) after the best move: city0 ")
-    assert lines[7].startswith("principal line: seat 1 " + rows[0].group(2) + "; ")
+    assert lines[7].startswith("principal line: seat 0 " + rows[0].group(2) + "; ")
 
 
 def test_advise_json_has_exactly_the_documented_keys(capsys, example_observation):
     record = str(EXAMPLES / "record.json")
-    code, out, err = run(capsys, "advise", "--record", record, "--ply", "48", "--iterations", "600", "--seed", "2",
+    code, out, err = run(capsys, "advise", "--record", record, "--ply", "63", "--iterations", "600", "--seed", "2",
                          "--top", "2", "--json")
     assert code == 0 and err == ""
     doc = json.loads(out)
-    assert set(doc) == JSON_KEYS and doc["pov"] == 1 and doc["iterations"] == 600
+    assert set(doc) == JSON_KEYS and doc["pov"] == 0 and doc["iterations"] == 600
     assert len(doc["moves"]) == 2 and all(set(m) == MOVE_KEYS for m in doc["moves"])
     assert all(set(step) == {"seat", "move"} for m in doc["moves"] for step in m["pv"])
     assert all(set(c) == {"city", "tiles", "win_next", "expected_tiles"} for c in doc["war_outlook"])
     api = Advisor(Limit(iterations=600), seed=2).advise(example_observation).to_dict(top=2)
-    assert doc == api  # the record at ply 48 is that observation
+    assert doc == api  # the record at ply 63 is that observation
 
 
 class _Terminal(io.StringIO):
@@ -565,8 +565,8 @@ def test_advise_shows_progress_on_a_terminal_for_searches_over_a_second(capsys, 
     (["--observation", "no/such/file.json"], "no/such/file.json: cannot read observation"),
     (["--observation", "README.md"], "README.md: observation: not valid JSON"),
     (["--observation", "{bad}"], "cannot read observation"),
-    (["--record", "docs/examples/record.json"], "advise: the game is over at ply 144"),
-    (["--record", "docs/examples/record.json", "--ply", "-1"], "ply -1: the record has 144 plies"),
+    (["--record", "docs/examples/record.json"], "advise: the game is over at ply 93"),
+    (["--record", "docs/examples/record.json", "--ply", "-1"], "ply -1: the record has 93 plies"),
     (["--record", "docs/examples/record.json", "--ply", "x"], "--ply: invalid int value"),
     (["--record", "docs/examples/observation.json"], "record.format: expected 'omen-record/1'"),
     (["--observation", "docs/examples/observation.json", "--ply", "3"], "--ply: goes with --record"),
@@ -587,10 +587,10 @@ def test_advise_bad_input_is_one_line_on_stderr_and_status_2(capsys, monkeypatch
 
 def test_advise_a_malformed_observation_names_the_field(capsys, tmp_path, example_observation):
     path = tmp_path / "obs.json"
-    path.write_text(json.dumps(_edit(example_observation, "players[1].hand[2]", "Opal Statue")), encoding="utf-8")
+    path.write_text(json.dumps(_edit(example_observation, "players[0].hand[2]", "Opal Statue")), encoding="utf-8")
     code, out, err = run(capsys, "advise", "--observation", str(path))
     assert (code, out) == (2, "")
-    assert err == "omen-search: error: observation.players[1].hand[2]: unknown card 'Opal Statue'\n"
+    assert err == "omen-search: error: observation.players[0].hand[2]: unknown card 'Opal Statue'\n"
 
 
 def test_demo_shows_the_top_three_moves_at_each_advised_decision(capsys):
@@ -630,7 +630,7 @@ def _blocks(page: str, language: str) -> list[str]:
 
 def test_the_advice_page_example_is_a_real_game_and_its_output_is_what_the_advisor_says():
     """docs/advice.md walks through docs/examples/advice-observation.json: seat 0's observation at
-    ply 28 of advice-record.json, advised with `omen-search advise --observation ...` (seed 0, 10000
+    ply 16 of advice-record.json, advised with `omen-search advise --observation ...` (seed 0, 10000
     iterations). After a change of rules, cards or search, regenerate the example files and the
     page's output blocks together."""
     record = json.loads((EXAMPLES / "advice-record.json").read_text(encoding="utf-8"))

@@ -109,13 +109,14 @@ def test_json_larger_than_the_bound_is_refused(monkeypatch, tmp_path):
 def test_a_10000_digit_number_is_a_format_error(capsys, tmp_path):
     path = tmp_path / "obs.json"
     text = (EXAMPLES / "observation.json").read_text(encoding="utf-8")
-    path.write_text(text.replace('"turn": 7', f'"turn": {"9" * 10_000}'), encoding="utf-8")
+    assert '"turn": 10,' in text
+    path.write_text(text.replace('"turn": 10,', f'"turn": {"9" * 10_000},'), encoding="utf-8")
     assert_one_line_error(*run(capsys, "advise", "--observation", str(path)), str(path), "more than 4300 digits")
     doc = example("observation.json")
     doc["turn"] = HUGE  # a Python int, whose repr fails: the message still names it
     with pytest.raises(FormatError, match=r"^observation.turn: must be from 1 to 200, got an integer of about 1000"):
         load_observation(doc)
-    doc["turn"], doc["players"][0]["coins"] = 7, [[HUGE]]
+    doc["turn"], doc["players"][0]["coins"] = 10, [[HUGE]]
     with pytest.raises(FormatError, match=r"^observation.players\[0\].coins: must be an integer"):
         load_observation(doc)
 

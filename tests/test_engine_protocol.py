@@ -34,7 +34,7 @@ EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
 OBSERVATION = json.loads((EXAMPLES / "observation.json").read_text(encoding="utf-8"))
 RECORD = json.loads((EXAMPLES / "record.json").read_text(encoding="utf-8"))
 WAIT = 30.0  # seconds: the longest any single reply may take here
-SEAT0_AT_48 = observe(replay(RECORD, upto=48), 0)  # seat 1 decides there
+SEAT1_AT_63 = observe(replay(RECORD, upto=63), 1)  # seat 0 decides there
 LONG = {"maxIterations": 1_000_000_000, "maxSeconds": 20}  # runs until terminated (20 s at most)
 
 
@@ -154,10 +154,10 @@ def test_a_query_is_answered_with_the_advisors_advice(engine):
 
 
 def test_a_record_and_ply_is_the_observation_of_the_seat_to_move(engine):
-    engine.send({"id": 1, "record": RECORD, "ply": 48, "maxIterations": 300, "seed": 3})
+    engine.send({"id": 1, "record": RECORD, "ply": 63, "maxIterations": 300, "seed": 3})
     engine.send(query(2, seed=3))
     first, second = engine.reply_for(1), engine.reply_for(2)
-    assert first["pov"] == 1 and {**first, "id": 2} == second
+    assert first["pov"] == 0 and {**first, "id": 2} == second
 
 
 def test_workers_and_the_mo_algorithm(engine):
@@ -279,15 +279,15 @@ def test_a_query_without_a_position(engine):
 
 
 @pytest.mark.parametrize("source, field, message", [
-    ({"observation": {**OBSERVATION, "players": [OBSERVATION["players"][0],
-                                                  {**OBSERVATION["players"][1], "hand": ["Opal Statue"]}]}},
-     "observation.players[1].hand[0]", "observation.players[1].hand[0]: unknown card 'Opal Statue'"),
-    ({"observation": SEAT0_AT_48}, "observation.player", "observation.player: this is seat 0's"),
+    ({"observation": {**OBSERVATION, "players": [{**OBSERVATION["players"][0], "hand": ["Opal Statue"]},
+                                                  OBSERVATION["players"][1]]}},
+     "observation.players[0].hand[0]", "observation.players[0].hand[0]: unknown card 'Opal Statue'"),
+    ({"observation": SEAT1_AT_63}, "observation.player", "observation.player: this is seat 1's"),
     ({"observation": {}}, "observation.player", "observation.player: missing"),
     ({"record": {**RECORD, "format": "pgn"}}, "record.format", "record.format: expected 'omen-record/1'"),
-    ({"record": RECORD, "ply": 500}, "ply", "ply 500: the record has 144 plies"),
-    ({"record": RECORD, "ply": 144}, "ply", "advise: the game is over at ply 144"),
-    ({"record": RECORD}, "record", "advise: the game is over at ply 144"),
+    ({"record": RECORD, "ply": 500}, "ply", "ply 500: the record has 93 plies"),
+    ({"record": RECORD, "ply": 93}, "ply", "advise: the game is over at ply 93"),
+    ({"record": RECORD}, "record", "advise: the game is over at ply 93"),
     ({"record": {**RECORD, "moves": RECORD["moves"][:3] + ["pass"] + RECORD["moves"][4:]}, "ply": 20},
      "record.moves[3]", "ply 3: move 'pass' does not replay"),
 ])

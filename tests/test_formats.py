@@ -34,8 +34,8 @@ EXAMPLES = DOCS / "examples"
 FORMATS_MD = DOCS / "formats.md"
 
 # The example position and observation are a real situation: the example game after this many plies.
-EXAMPLE_PLY = 48
-EXAMPLE_OBSERVER = 1
+EXAMPLE_PLY = 63
+EXAMPLE_OBSERVER = 0
 
 
 def read(name: str) -> Any:
@@ -122,7 +122,7 @@ def test_example_position_loads_and_round_trips():
     doc = read("position.json")
     state = load_position(doc)
     assert to_position(state) == doc
-    assert state.pending.kind == "discard" and state.current_player == 1
+    assert state.pending.kind == "discard" and state.current_player == 0
 
 
 def test_example_observation_loads_unchanged():
@@ -198,7 +198,8 @@ def test_decision_kinds_are_the_engines():
     "make_error",
     [
         lambda: load_position(edited("position.json", _append(("deck",), "Temple Servant"))),
-        lambda: load_position(edited("position.json", _append(("cities", 0, 1), *["Rabid Usurper"] * 3))),
+        lambda: load_position(edited("position.json",
+                                     _append(("cities", 0, 1), "Rabid Usurper", "Rabid Usurper", "Temple Servant"))),
         lambda: Move.parse('play "Opal Statuary"'),
     ],
     ids=["copies", "capacity", "notation"],
@@ -213,15 +214,15 @@ def test_formats_md_error_examples_are_real(make_error):
 
 # ------------------------------------------------------------------------------ malformed documents
 
-# (id, mutation, path after the root, words the message must contain). Seat 1 is the observer in
+# (id, mutation, path after the root, words the message must contain). Seat 0 is the observer in
 # the example observation, so its hand is listed in both formats.
 COMMON = [
-    ("unknown card in hand", _set(("players", 1, "hand", 2), "Opal Statue"), ".players[1].hand[2]",
+    ("unknown card in hand", _set(("players", 0, "hand", 2), "Opal Statue"), ".players[0].hand[2]",
      ["unknown card 'Opal Statue'"]),
     ("unknown card in a city", _append(("cities", 1, 1), "Sphinx"), ".cities[1][1][1]", ["unknown card 'Sphinx'"]),
     ("card name not a string", _set(("discard", 0), 7), ".discard[0]", ["unknown card 7"]),
-    ("more copies than the set has", _append(("cities", 0, 1), "Obsidian Statuary"), "",
-     ["'Obsidian Statuary'", "the set has 2"]),
+    ("more copies than the set has", _append(("cities", 0, 1), "Opal Statuary"), "",
+     ["'Opal Statuary'", "the set has 2"]),
     ("capacity exceeded (COLOSSAL counts 2)", _append(("cities", 2, 1), "Rabid Usurper", "Rabid Usurper"),
      ".cities[2][1]", ["capacity exceeded", "6 unit-counts > 5"]),
     ("negative coins", _set(("players", 0, "coins"), -1), ".players[0].coins", ["-1"]),
@@ -232,7 +233,7 @@ COMMON = [
     ("coins as a float", _set(("players", 0, "coins"), 2.0), ".players[0].coins", ["must be an integer"]),
     ("coins as a bool", _set(("players", 0, "coins"), True), ".players[0].coins", ["must be an integer"]),
     ("missing coins", _delete(("players", 0, "coins")), ".players[0].coins", ["missing"]),
-    ("hand not a list", _set(("players", 1, "hand"), "Temple Servant"), ".players[1].hand", ["must be a list"]),
+    ("hand not a list", _set(("players", 0, "hand"), "Temple Servant"), ".players[0].hand", ["must be a list"]),
     ("player not an object", _set(("players", 0), 3), ".players[0]", ["must be an object"]),
     ("one seat only", _delete(("players", 1)), ".players", ["two seats"]),
     ("cities not a list", _set(("cities",), {}), ".cities", ["must be a list"]),
@@ -255,8 +256,8 @@ COMMON = [
     ("unknown unit in a ref", _set(("stack", 1, "ref", 1), "Nobody"), ".stack[1].ref[1]", ["unknown unit 'Nobody'"]),
     ("ref to no ability", _set(("stack", 1, "ref"), ["unit", "Tortured Soul", "labor", 5, "then"]), ".stack[1].ref",
      ["does not name an ability"]),
-    ("known beyond the hand", _set(("players", 1, "known"), ["Sunset Marauder"]), ".players[1].known",
-     ["'Sunset Marauder'"]),
+    ("known beyond the hand", _set(("players", 0, "known"), ["Opal Statuary"]), ".players[0].known",
+     ["'Opal Statuary'"]),
     ("unknown tile", _set(("players", 0, "used_tiles"), ["Pyramid Scheme"]), ".players[0].used_tiles[0]",
      ["unknown reward tile 'Pyramid Scheme'"]),
     ("structure of the other god", _set(("players", 1, "building"), "Temple of Darkness"), ".players[1].building",
@@ -277,7 +278,7 @@ POSITION_ONLY = [
     ("more copies in a hand than the set has",
      _both(_append(("players", 0, "hand"), "Obsidian Statuary"), _delete(("players", 0, "hand_size"))), "",
      ["'Obsidian Statuary'", "the set has 2"]),
-    ("deck one card short", _delete(("deck", 0)), "", ["'Remembered Soul'", "1 copies placed, the set has 2"]),
+    ("deck one card short", _delete(("deck", 0)), "", ["'Gilded Taskmaster'", "1 copies placed, the set has 2"]),
     ("deck one card too many", _append(("deck",), "Temple Servant"), "", ["'Temple Servant'", "the set has 5"]),
     ("unknown card in the deck", _set(("deck", 3), "Opal Statue"), ".deck[3]", ["unknown card 'Opal Statue'"]),
     ("unknown card under a structure", _set(("players", 0, "under", 0), "Mummy"), ".players[0].under[0]",
@@ -295,15 +296,16 @@ POSITION_ONLY = [
 OBSERVATION_ONLY = [
     ("wrong format", _set(("format",), "omen-position/1"), ".format", ["'omen-observation/1'"]),
     ("bad observer", _set(("player",), 2), ".player", ["got 2"]),
-    ("observer without a hand", _set(("player",), 0), ".players[0].hand", ["must be a list"]),
-    ("deck_size that does not add up", _set(("deck_size",), 20), ".deck_size", ["add up to 41, not 40"]),
+    ("observer without a hand", _set(("player",), 1), ".players[1].hand", ["must be a list"]),
+    ("deck_size that does not add up", _set(("deck_size",), 11), ".deck_size", ["add up to 41, not 40"]),
     ("negative deck_size", _set(("deck_size",), -1), ".deck_size", ["got -1"]),
-    ("opponent hand_size that does not add up", _set(("players", 0, "hand_size"), 1), ".deck_size",
+    ("opponent hand_size that does not add up", _set(("players", 1, "hand_size"), 4), ".deck_size",
      ["add up to 39"]),
-    ("known beyond the opponent's hand_size", _set(("players", 0, "known"), ["Tortured Soul"] * 3),
-     ".players[0].known", ["hand_size is 2"]),
-    ("missing opponent hand_size", _delete(("players", 0, "hand_size")), ".players[0].hand_size", ["missing"]),
-    ("opponent unused_count as text", _set(("players", 0, "unused_count"), "1"), ".players[0].unused_count",
+    ("known beyond the opponent's hand_size",
+     _set(("players", 1, "known"), ["Fallen Archivist", "Temple Servant", "Sunset Marauder"] * 2),
+     ".players[1].known", ["hand_size is 5"]),
+    ("missing opponent hand_size", _delete(("players", 1, "hand_size")), ".players[1].hand_size", ["missing"]),
+    ("opponent unused_count as text", _set(("players", 1, "unused_count"), "1"), ".players[1].unused_count",
      ["must be an integer"]),
     ("tile counts that do not add up", _set(("city_tiles",), [3, 3, 3]), ".city_tiles", ["add up to 9"]),
     ("a tile count above 3", _set(("city_tiles", 0), 4), ".city_tiles[0]", ["got 4"]),
@@ -311,7 +313,7 @@ OBSERVATION_ONLY = [
     ("negative under_count", _set(("players", 0, "under_count"), -2), ".players[0].under_count", ["got -2"]),
     ("under_count without building", _set(("players", 0, "building"), None), ".players[0].under_count",
      ["building"]),
-    ("opponent emissary_chosen not a bool", _set(("players", 0, "emissary_chosen"), 1), ".players[0].emissary_chosen",
+    ("opponent emissary_chosen not a bool", _set(("players", 1, "emissary_chosen"), 1), ".players[1].emissary_chosen",
      ["true or false"]),
     ("missing deck_size", _delete(("deck_size",)), ".deck_size", ["missing"]),
 ]
@@ -384,8 +386,8 @@ def test_a_bad_single_card_name_names_its_field(path, where):
 
 
 @pytest.mark.parametrize("which", ["position", "observation"])
-@pytest.mark.parametrize("path", [("players", 1, "hand", 0), ("discard", 0), ("pending", "card"),
-                                  ("stack", 1, "ref", 1), ("players", 1, "emissary")])
+@pytest.mark.parametrize("path", [("players", 0, "hand", 0), ("discard", 0), ("pending", "card"),
+                                  ("stack", 1, "ref", 1), ("players", 0, "emissary")])
 def test_a_list_instead_of_a_name_is_a_format_error(which, path):
     doc = read(f"{which}.json")
     _set(path, ["Temple Servant"])(doc)

@@ -32,6 +32,7 @@ from omen_search.limits import WORKERS, check_int
 from omen_search.moves import Move
 from omen_search.positions import observe, state_from_observation
 from omen_search.records import replay
+from omen_search.rng import MASK64
 from omen_search.search import Limit, SearchResult, ismcts
 from omen_search.stats import wilson
 
@@ -185,6 +186,8 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
     if player not in (0, 1) or isinstance(player, bool):
         raise UsageError(f"player: must be 0 or 1, got {player!r}")
     check_int(workers, "workers", WORKERS)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
+        raise UsageError(f"seed: must be an integer from 0 to 2**64-1, got {seed!r}")
     if len(thresholds) != 3 or not all(0 < a <= b for a, b in zip(thresholds, list(thresholds[1:]) + [100])):
         raise UsageError(f"thresholds: three increasing points of win % above 0, got {list(thresholds)!r}")
     started = time.perf_counter()
@@ -202,7 +205,7 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
 
     def run(job: tuple[_Spot, bool]) -> None:
         spot, alone = job
-        result = ismcts(spot.core, limit, seed=seed + spot.ply, root_move=spot.played if alone else None)
+        result = ismcts(spot.core, limit, seed=(seed + spot.ply) & MASK64, root_move=spot.played if alone else None)
         if alone:
             spot.alone = result
         else:

@@ -18,6 +18,7 @@ from omen_search.bots import RandomBot
 from omen_search.perft import perft
 from omen_search.reference.state import GameState
 
+MIN_SECONDS = 0.05  # the shortest measurement: a search or a game needs some milliseconds
 SIGNATURE_GAMES = 200  # seeds 0..199
 SIGNATURE_PERFT = ((1, 5), (2, 5), (3, 5))  # (seed, depth)
 
@@ -53,9 +54,17 @@ def signature() -> dict[str, Any]:
     return {"games": SIGNATURE_GAMES, "plies": int(plies.sum()), "perft": counts, "hash": h}
 
 
+def _per_s(count: float, seconds: float) -> float:
+    """A rate; 0 when nothing was counted (a measurement cut short by the machine)."""
+    return count / seconds if count and seconds > 0 else 0.0
+
+
 def run_bench(seconds: float = 1.0) -> dict[str, Any]:
-    """Measure clone, apply+undo, legal-move generation and random playouts on both engines."""
+    """Measure clone, apply+undo, legal-move generation and random playouts on both engines, each
+    for ``seconds`` (at least :data:`MIN_SECONDS`, so that every measurement counts something)."""
     from omen_search._core import CoreState, bench_clone, run_playouts
+
+    seconds = max(seconds, MIN_SECONDS)
 
     out: dict[str, Any] = {"machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
                            "python": platform.python_version()}
@@ -74,7 +83,7 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
             out["reference_apply_undo_per_s"] = _rate(lambda: (state.apply_trusted(move), state.undo()), per)[0]
 
     games, start, plies = 0, time.perf_counter(), 0
-    while time.perf_counter() - start < seconds:
+    while games == 0 or time.perf_counter() - start < seconds:  # one game at least, however short the time
         s = GameState.new(seed=games)
         bot = RandomBot(games)
         while not s.is_terminal():
@@ -84,7 +93,7 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
     ref_rate = games / (time.perf_counter() - start)
 
     batch, core_games, start, core_plies = 500, 0, time.perf_counter(), 0
-    while time.perf_counter() - start < seconds:
+    while core_games == 0 or time.perf_counter() - start < seconds:
         _, p = run_playouts(batch, seed=core_games)
         core_games += batch
         core_plies += int(p.sum())
@@ -110,10 +119,11 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
         "clone_ns_c_loop": clone_s / n * 1e9,
         "memcpy_ns_c_loop": memcpy_s / n * 1e9,
         "clone_vs_memcpy": clone_s / memcpy_s,
-        "ismcts_iterations_per_s": probe["iterations"] / probe["seconds"],
+        "ismcts_iterations_per_s": _per_s(probe["iterations"], probe["seconds"]),
         "ismcts_threads": threads,
-        "ismcts_threads_iterations_per_s": parallel.iterations / parallel.seconds,
-        "ismcts_thread_scaling": parallel.iterations / parallel.seconds / (probe["iterations"] / probe["seconds"]),
+        "ismcts_threads_iterations_per_s": _per_s(parallel.iterations, parallel.seconds),
+        "ismcts_thread_scaling": _per_s(_per_s(parallel.iterations, parallel.seconds),
+                                        _per_s(probe["iterations"], probe["seconds"])),
         "signature": signature(),
     })
     out["ratios"] = {

@@ -29,6 +29,7 @@ SOURCES = ("printed", "designed")
 DECK_SIZE = 40
 REWARD_COUNT = 9
 STRUCTURES_PER_GOD = 3
+MAX_FILE_CHARS = 16 * 1024 * 1024  # the text of a card file (the built-in one has about 9,000 characters)
 
 # Limits of the engines' fixed-size tables (the Cython core's, ``ext/core_state.pxd``, which checks
 # that it agrees). A card file beyond them is refused when it is loaded, so that every set the loader
@@ -600,9 +601,12 @@ def load_cards(path: str | Path | None = None) -> CardSet:
     if path is None:
         return default_cards()
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:  # at most so much: /dev/zero is not a card file
+            text = f.read(MAX_FILE_CHARS + 1)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise CardDataError(f"{path}: cannot read card file: {exc}") from None
+    if len(text) > MAX_FILE_CHARS:
+        raise CardDataError(f"{path}: cannot read card file: larger than {MAX_FILE_CHARS} characters")
     return parse_cards(text, str(path))
 
 

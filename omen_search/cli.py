@@ -251,9 +251,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     cards = load_cards(args.cards)
     config = _config(args)
     plies = 0
-    for seed in tqdm(range(args.seed, args.seed + args.games), desc="selfcheck", unit="game",
-                     disable=args.quiet or None, file=sys.stderr):
-        mismatch, n = compare_game(seed, config, cards)
+    for i in tqdm(range(args.games), desc="selfcheck", unit="game", disable=args.quiet or None, file=sys.stderr):
+        mismatch, n = compare_game((args.seed + i) & MASK64, config, cards)  # seeds past 2**64-1 wrap to 0
         plies += n
         if mismatch is not None:
             print(f"MISMATCH {mismatch}")
@@ -305,7 +304,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
             raise UsageError(f"--observation: {args.observation} is a game record; use --record FILE [--ply N]")
     else:
         source = load_record(args.record)
-        ply = args.ply if args.ply is not None else len(source.get("moves", []))
+        moves = source.get("moves", [])  # not a list: replaying the record names the field
+        ply = args.ply if args.ply is not None else len(moves) if isinstance(moves, list) else 0
     limit = _limit(args, ADVISE_ITERATIONS)
     advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=cards)
     total = limit.iterations if limit.iterations is not None else limit.seconds
@@ -572,7 +572,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_selfcheck)
 
     p = sub.add_parser("bench", help="measure the core against the reference engine (rates and ratios)")
-    p.add_argument("--seconds", type=_seconds, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--seconds", type=_seconds, default=2.0, help="time per measurement (default 2, at least 0.05)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_bench)
 
@@ -589,8 +589,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tolerant_streams() -> None:
+    """Text the terminal's encoding cannot show (the em dash of the built-in set's name on a
+    Latin-1 terminal, a custom card's name in another script) is escaped instead of failing with a
+    UnicodeEncodeError, and bytes on stdin that are not in its encoding (a human player's input)
+    read as U+FFFD instead of failing with a UnicodeDecodeError."""
+    for stream, errors in ((sys.stdout, "backslashreplace"), (sys.stderr, "backslashreplace"), (sys.stdin, "replace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors=errors)
+            except (ValueError, OSError):  # a stream that cannot change (already read from, closed)
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``omen-search`` console script; returns the exit status."""
+    _tolerant_streams()
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)

@@ -25,6 +25,7 @@ import json
 import queue
 import re
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -32,7 +33,7 @@ from omen_search import __version__
 from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
 from omen_search.cards import CardSet
 from omen_search.errors import FormatError, OmenError, RecordError, shown
-from omen_search.jsonio import parse_json
+from omen_search.jsonio import MAX_JSON_BYTES, parse_json
 from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.records import RECORD_FORMAT
 from omen_search.rng import MASK64
@@ -217,7 +218,7 @@ class EngineServer:
 
     def _read(self) -> None:
         try:
-            for line in self.stdin:
+            for line in self._lines():
                 if line.strip():
                     try:
                         self._take(line)
@@ -227,6 +228,17 @@ class EngineServer:
             pass
         finally:
             self.queue.put(None)
+
+    def _lines(self) -> Iterator[str]:
+        """The lines of stdin, each read to at most one character past the JSON reader's bound: the
+        rest of a longer line is skipped unread into memory (the reader then calls it too large),
+        so that a line without end (``engine < /dev/zero``) cannot fill the memory."""
+        limit = MAX_JSON_BYTES + 1
+        while line := self.stdin.readline(limit):
+            if len(line) >= limit and not line.endswith("\n"):
+                while (rest := self.stdin.readline(limit)) and not rest.endswith("\n"):
+                    pass
+            yield line
 
     def _take(self, line: str) -> None:
         try:

@@ -24,6 +24,8 @@ def check_output(path: str | Path, option: str) -> Path:
     """``path`` as a :class:`Path` if a file can be written there; else a :class:`UsageError`
     naming ``option`` (``"--html"``) and the path. Called before a long run too, so that it does
     not end in that error."""
+    if "\x00" in str(path):  # no file has one; the OS refuses it with a ValueError, not an OSError
+        raise UsageError(f"{option}: cannot write {str(path)!r}: a path cannot hold a NUL byte")
     path = Path(path)
     if path.exists() and not path.is_file():
         raise UsageError(f"{option}: cannot write {path}: it exists and is not a regular file")

@@ -66,4 +66,6 @@ def read_json_file(path: str | Path, what: str) -> Any:
             data = f.read(MAX_JSON_BYTES + 1)
     except OSError as exc:
         raise FormatError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a path with a NUL byte, which no file has
+        raise FormatError(f"{path!r}: cannot read {what}: {exc}") from None
     return parse_json(data, f"{path}: {what}")

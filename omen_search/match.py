@@ -293,6 +293,8 @@ def read_results(path: str | Path, identity: dict[str, Any] | None = None) -> li
         data = path.read_bytes()
     except OSError as exc:
         raise RecordError(f"{path}: cannot read the results: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a path with a NUL byte
+        raise RecordError(f"{str(path)!r}: cannot read the results: {exc}") from None
     complete = data[: data.rfind(b"\n") + 1]
     if len(complete) != len(data):
         with open(path, "r+b") as f:
@@ -491,6 +493,8 @@ def _check(setup: MatchSetup, options: MatchOptions) -> None:
     if options.out is not None and check_output(options.out, "out").exists() and not options.resume:
         raise UsageError(f"out: {options.out} exists; resume it (--resume) or choose another file")
     if setup.records is not None:
+        if "\x00" in setup.records:
+            raise UsageError(f"records: cannot make the folder {setup.records!r}: a path cannot hold a NUL byte")
         try:
             os.makedirs(setup.records, exist_ok=True)
         except OSError as exc:

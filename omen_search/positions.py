@@ -28,6 +28,9 @@ from omen_search.reference.state import (
     COINS,
     GAME_OVER,
     LEVELS,
+    SURGE,
+    WEALTH,
+    WEALTH_AGAIN,
     Config,
     GameState,
     WAR_ENDURING,
@@ -344,7 +347,8 @@ class _Reader:
             ability = "MANEUVER" if ref[0] == "maneuver" else ref[2] if ref[0] == "unit" and len(ref) > 2 else None
             root = out[:3] if ref[0] == "unit" else out[:2]
             lacks = (f" ({self.cards.units[ref[1]].name!r} has no {ability})"
-                     if ability is not None and isinstance(ref[1], int) and root not in programs(self.cards) else "")
+                     if ability is not None and len(ref) > 1 and isinstance(ref[1], int)
+                     and root not in programs(self.cards) else "")
             self.fail(path, f"does not name an ability of the card set: {shown(value)}{lacks}")
         return out
 
@@ -388,6 +392,9 @@ def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
     state.favor = r.choice(r.get(doc, "favor", root), f"{root}.favor", GODS)
     if state.config.solo:
         state.reserve = r.integer(r.get(doc, "heir_reserve", root), f"{root}.heir_reserve", 0, CH_COINS)
+        if state.active == CH and state.phase in (WEALTH_AGAIN, WEALTH, SURGE):
+            r.fail(f"{root}.phase", f"the Corrupted Heir's turn never is in phase {state.phase!r}: its procedure "
+                                    "runs from 'wealth_reveal' to 'surge_start' and then to 'war'")
     state.discard = r.units(r.get(doc, "discard", root, []), f"{root}.discard")
     cities = r.items(r.get(doc, "cities", root), f"{root}.cities", most=CITIES)
     if len(cities) != CITIES:
@@ -570,7 +577,24 @@ def _read_players(r: _Reader, doc: dict, root: str, state: GameState, full: tupl
         if state.building[p] >= 0 and state.completed[p][state.building[p]]:
             r.fail(f"{path}.building", "a completed structure cannot be being built")
         state.destroyed[p] = r.counts(raw.get("destroyed", []), f"{path}.destroyed")
+        _check_destroyed(r, state, p, f"{path}.destroyed")
     return raws
+
+
+def _check_destroyed(r: _Reader, state: GameState, p: int, path: str) -> None:
+    """Seat ``p``'s destroyed units are what a war leaves for its ENDURING decision: ENDURING units
+    whose abilities resolve for the seat, lying in the discard pile (beside the other seat's), and
+    only while the war's keeps and ENDURING decisions are being made."""
+    if not any(state.destroyed[p]):
+        return
+    if state.phase not in (WAR_KEEP, WAR_ENDURING):
+        r.fail(path, f"destroyed units wait only in phases 'war_keep' and 'war_enduring', not {state.phase!r}")
+    for t, n in enumerate(state.destroyed[p]):
+        unit = state.units[t]
+        if n and not (unit.enduring and state._resolves_for(unit, p)):
+            r.fail(path, f"{unit.name!r} is not an ENDURING unit whose abilities resolve for seat {p}")
+        if n and state.destroyed[0][t] + (state.destroyed[1][t] if p == 1 else 0) > state.discard.count(t):
+            r.fail(path, f"{unit.name!r} is listed more often than the discard pile holds it")
 
 
 def _built(state: GameState) -> Counter:

@@ -1,4 +1,7 @@
-"""Build the Cython extensions: every ``ext/<stem>.pyx`` becomes the module ``omen_search.<stem>``.
+"""Build the Cython extensions: every ``ext/<folder>/<stem>.pyx`` becomes the module
+``omen_search.<stem>`` (``ext/search/_search.pyx``: the search; ``ext/heir/_core.pyx``: a game's core).
+``ext/common/`` holds what every module shares (the C contract between a game and the search, the
+random generator, the undo trail).
 
 Everything else (name, version, dependencies, package data) is declared in ``pyproject.toml``.
 Cython and numpy are build requirements there, so they are importable here.
@@ -22,6 +25,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 EXT_DIR = "ext"  # relative to the project root, where pip runs this file
+COMMON_DIR = os.path.join(EXT_DIR, "common")
 DEBUG = os.environ.get("OMEN_DEBUG_BUILD") == "1"
 
 DIRECTIVES = {
@@ -41,16 +45,16 @@ BUILD_BASE = os.path.join("build", f"{'debug' if DEBUG else 'release'}-{_TAG}")
 
 
 def extensions() -> list[Extension]:
-    """One extension per ``ext/*.pyx``, cythonized with the project's directives."""
+    """One extension per ``ext/<folder>/*.pyx``, cythonized with the project's directives."""
     root = Path(__file__).resolve().parent
-    sources = sorted((root / EXT_DIR).glob("*.pyx"))
+    sources = sorted((root / EXT_DIR).glob("*/*.pyx"))
     if not sources:
         return []
     modules = [
         Extension(
             f"omen_search.{pyx.stem}",
             [os.path.relpath(pyx, root)],
-            include_dirs=[numpy.get_include(), EXT_DIR],
+            include_dirs=[numpy.get_include(), COMMON_DIR, os.path.relpath(pyx.parent, root)],
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             extra_compile_args=COMPILE_ARGS,
         )
@@ -59,7 +63,7 @@ def extensions() -> list[Extension]:
     return cythonize(
         modules,
         compiler_directives=DIRECTIVES,
-        include_path=[EXT_DIR],  # `from core_state cimport *` finds ext/core_state.pxd
+        include_path=[COMMON_DIR],  # `from game_api cimport ...` finds ext/common/game_api.pxd
         build_dir=os.path.join(BUILD_BASE, "cython"),  # generated C stays out of ext/
     )
 

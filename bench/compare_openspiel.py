@@ -51,7 +51,8 @@ from open_spiel.python.algorithms import ismcts as openspiel_ismcts  # noqa: E40
 from open_spiel.python.algorithms import mcts  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from omen_search._core import run_playouts  # noqa: E402
+from omen_search._core import CoreState  # noqa: E402
+from omen_search._search import run_playouts  # noqa: E402
 from omen_search.adapters.actions import action_of  # noqa: E402
 from omen_search.adapters.openspiel import OmenState  # noqa: E402  (registers omen_heir)
 from omen_search.search import Limit, ismcts  # noqa: E402
@@ -339,7 +340,7 @@ class OurPlayouts:
         n = n or self.n
         self.seed += 1
         start = time.perf_counter()
-        _, plies = run_playouts(n, seed=self.seed)
+        _, plies = run_playouts(CoreState.new(), n, seed=self.seed)
         elapsed = time.perf_counter() - start
         return {"games_per_s": n / elapsed, "plies_per_s": int(plies.sum()) / elapsed, "plies_per_game": plies.mean()}
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from omen_search._core import CoreState, bench_clone, run_playouts
+from omen_search._core import CoreState, bench_clone
+from omen_search._search import run_playouts
 from omen_search.bench import _midgame
 from omen_search.bots import RandomBot
 from omen_search.reference.state import GameState
@@ -47,7 +48,7 @@ def test_legal_moves(benchmark, engine):
 
 def test_playout_core(benchmark):
     benchmark.group = "random playout"
-    benchmark(run_playouts, 1, 7)
+    benchmark(run_playouts, CoreState.new(), 1, 7)
 
 
 def test_playout_reference(benchmark):

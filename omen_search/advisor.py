@@ -34,7 +34,7 @@ from omen_search.limits import WORKERS, check_int
 from omen_search.moves import Move
 from omen_search.positions import observe, state_from_observation
 from omen_search.records import RECORD_FORMAT, replay
-from omen_search.reference.state import GameState
+from omen_search.reference.state import CITIES, GameState
 from omen_search.rng import MASK64, Rng
 from omen_search.search import Limit, MoveStats, new_searches, root_result
 from omen_search.stats import wilson
@@ -276,7 +276,7 @@ class Advisor:
     def _advice(self, core: Any, pov: int, searches: list[Any], started: float, rng: Rng,
                 final: bool) -> Advice:
         """The advice from the searches' statistics; ``final`` adds best_share and the lines."""
-        from omen_search._core import best_shares
+        from omen_search._search import best_shares
 
         result = root_result(core, [s.result(PV_DEPTH if final else 0) for s in searches])
         stats = list(result.moves)
@@ -355,7 +355,7 @@ def _line(core: Any, pov: int, stats: MoveStats, rng: Rng, tries: int = 16) -> t
 
 def _outlook(core: Any, best: MoveStats) -> tuple[CityOutlook, ...]:
     """Per city with reward tiles: the next war and the tiles taken, over the best move's iterations."""
-    if not best.visits or not best.next_wars:
+    if not best.visits or not best.stats:
         return ()
-    return tuple(CityOutlook(city, len(tiles), best.next_wars[city] / best.visits, best.tiles_taken[city] / best.visits)
+    return tuple(CityOutlook(city, len(tiles), best.stats[city] / best.visits, best.stats[CITIES + city] / best.visits)
                  for city, tiles in enumerate(core.city_tiles) if tiles)

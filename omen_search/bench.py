@@ -46,10 +46,11 @@ def _midgame(engine: str, seed: int = 11, plies: int = 40) -> Any:
 
 def signature() -> dict[str, Any]:
     """Plies and a hash over seeded core playouts plus perft counts: changes only with behaviour."""
-    from omen_search._core import CoreState, run_playouts
+    from omen_search._core import CoreState
+    from omen_search._search import run_playouts
 
-    scores, plies = run_playouts(SIGNATURE_GAMES, seed=0)
-    counts = [CoreState.new(seed=s).perft(d) for s, d in SIGNATURE_PERFT]
+    scores, plies = run_playouts(CoreState.new(), SIGNATURE_GAMES, seed=0)
+    counts = [perft(CoreState.new(seed=s), d) for s, d in SIGNATURE_PERFT]
     h = hashlib.sha256(scores.tobytes() + plies.tobytes() + repr(counts).encode()).hexdigest()[:16]
     return {"games": SIGNATURE_GAMES, "plies": int(plies.sum()), "perft": counts, "hash": h}
 
@@ -62,7 +63,8 @@ def _per_s(count: float, seconds: float) -> float:
 def run_bench(seconds: float = 1.0) -> dict[str, Any]:
     """Measure clone, apply+undo, legal-move generation and random playouts on both engines, each
     for ``seconds`` (at least :data:`MIN_SECONDS`, so that every measurement counts something)."""
-    from omen_search._core import CoreState, bench_clone, run_playouts
+    from omen_search._core import CoreState, bench_clone
+    from omen_search._search import run_playouts, search
 
     seconds = max(seconds, MIN_SECONDS)
 
@@ -92,14 +94,13 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
         games += 1
     ref_rate = games / (time.perf_counter() - start)
 
+    deal = CoreState.new()  # the game and set-up run_playouts deals again and again
     batch, core_games, start, core_plies = 500, 0, time.perf_counter(), 0
     while core_games == 0 or time.perf_counter() - start < seconds:
-        _, p = run_playouts(batch, seed=core_games)
+        _, p = run_playouts(deal, batch, seed=core_games)
         core_games += batch
         core_plies += int(p.sum())
     core_rate = core_games / (time.perf_counter() - start)
-
-    from omen_search._core import search
 
     probe = search(CoreState.new(seed=3), 0, seconds, 0.7, False, 1, 4_000_000)
     from omen_search.search import Limit, ismcts

@@ -31,7 +31,7 @@ REWARD_COUNT = 9
 STRUCTURES_PER_GOD = 3
 MAX_FILE_CHARS = 16 * 1024 * 1024  # the text of a card file (the built-in one has about 9,000 characters)
 
-# Limits of the engines' fixed-size tables (the Cython core's, ``ext/core_state.pxd``, which checks
+# Limits of the engines' fixed-size tables (the Cython core's, ``ext/heir/core_state.pxd``, which checks
 # that it agrees). A card file beyond them is refused when it is loaded, so that every set the loader
 # accepts plays the same on both engines; ``docs/cards.md`` lists them.
 MAX_UNIT_TYPES = 48  # distinct unit designs

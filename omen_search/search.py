@@ -2,10 +2,10 @@
 
 SO-ISMCTS and MO-ISMCTS after Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree
 Search", IEEE TCIAIG 4(2), 2012: a fresh determinisation every iteration, UCB1 with availability
-counts, random rollouts, reward 1 / 0 for a win / loss from the mover's point of view (this game
-always has a winner), the root player's VP margin tracked per node. The loop runs in C
-(``ext/search.pxi``); this module sets budgets, merges workers and turns move ids into
-:class:`~omen_search.moves.Move` values.
+counts, random rollouts, each player's reward (0 loss .. 1 win) from the game's returns, the root
+player's score margin tracked per node. The loop runs in C (``ext/search/_search.pyx``, written
+once over the game contract of ``ext/common/game_api.pxd``); this module sets budgets, merges
+workers and turns move ids into :class:`~omen_search.moves.Move` values.
 
 >>> from omen_search.engines import new_game
 >>> result = ismcts(new_game("core", seed=3), Limit(iterations=200), seed=1)
@@ -56,8 +56,8 @@ class MoveStats:
     vp_margin: float
     vp_stdev: float
     wins: float = 0.0  # iterations through this move won by the searching player
-    next_wars: tuple[float, ...] = ()  # per city: iterations in which the player won the next war there
-    tiles_taken: tuple[float, ...] = ()  # per city: reward tiles the player took there, summed
+    stats: tuple[float, ...] = ()  # the game's statistics of the move's iterations, summed (Heir: per
+    # city, the iterations in which the player won the next war there; then per city, the tiles taken)
     pv: tuple[tuple[int, int, int], ...] = ()  # (move id, player, visits) of the most visited line after it
 
 
@@ -137,7 +137,7 @@ def new_searches(core: Any, c: float, mo: bool, seed: int, workers: int, max_nod
                  root_move: int | None = None) -> list[Any]:
     """One search of ``core`` per worker, each with its own seed (:func:`worker_seeds`). Each
     allocates its trees now: raises :class:`UsageError` naming ``workers`` when memory runs out."""
-    from omen_search._core import Search
+    from omen_search._search import Search
 
     try:
         return [Search(core, c, mo, s, max_nodes, root_move) for s in worker_seeds(seed, workers)]
@@ -166,7 +166,7 @@ def root_result(core: Any, raws: list[dict], final: str = "visits") -> SearchRes
         only = MoveStats(moves[0], 0, 0, float("nan"), float("nan"), float("nan"))
         return SearchResult(player, moves[0], (only,), 0, 0.0, 0, False)
     merged: dict[int, list[float]] = {}
-    wars: dict[int, list[list[float]]] = {}
+    sums: dict[int, list[float]] = {}
     lines: dict[int, tuple[int, list]] = {}
     for raw in raws:
         for move_id, visits, avail, reward, margin, margin_sq in raw["children"]:
@@ -175,20 +175,18 @@ def root_result(core: Any, raws: list[dict], final: str = "visits") -> SearchRes
                 acc[i] += v
             if visits > lines.get(move_id, (-1, []))[0] and "pv" in raw:
                 lines[move_id] = (visits, raw["pv"][move_id])
-        for move_id, (won, taken) in raw["outlook"].items():
-            acc_w = wars.setdefault(move_id, [[0.0] * len(won), [0.0] * len(taken)])
-            acc_w[0] = [a + b for a, b in zip(acc_w[0], won)]
-            acc_w[1] = [a + b for a, b in zip(acc_w[1], taken)]
+        for move_id, values in raw["stats"].items():
+            acc_s = sums.setdefault(move_id, [0.0] * len(values))
+            sums[move_id] = [a + b for a, b in zip(acc_s, values)]
     stats = []
     for move_id, (visits, avail, reward, margin, margin_sq) in merged.items():
         move = moves[ids.index(move_id)] if move_id in ids else None
         if move is None or not visits:
             continue
         mean = margin / visits
-        won, taken = wars.get(move_id, ([], []))
         stats.append(MoveStats(move, int(visits), int(avail), reward / visits, mean,
                                math.sqrt(max(margin_sq / visits - mean * mean, 0.0)), reward,
-                               tuple(won), tuple(taken), tuple(lines.get(move_id, (0, []))[1])))
+                               tuple(sums.get(move_id, ())), tuple(lines.get(move_id, (0, []))[1])))
     key = (lambda m: (m.visits, m.win_prob)) if final == "visits" else (lambda m: (m.win_prob, m.visits))
     stats.sort(key=key, reverse=True)
     if not stats:  # no iteration finished (a tiny time budget): fall back to the first legal move

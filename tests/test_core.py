@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from omen_search._core import CoreState, run_playouts
+from omen_search._core import CoreState
+from omen_search._search import run_playouts
 from omen_search.bots import RandomBot
 from omen_search.cli import main
 from omen_search.errors import IllegalMoveError
@@ -74,12 +75,12 @@ def test_perft_counts_agree(seed, depth):
 def test_perft_leaves_the_state_unchanged():
     core = CoreState.new(seed=4)
     before = to_position(core)
-    core.perft(4)
+    perft(core, 4)
     assert to_position(core) == before
 
 
 def test_run_playouts_replays_the_random_bot_games():
-    scores, plies = run_playouts(20, seed=100)
+    scores, plies = run_playouts(CoreState.new(), 20, seed=100)
     for i in range(20):
         state = GameState.new(seed=100 + i)
         bot = RandomBot(100 + i)

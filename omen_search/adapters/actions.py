@@ -2,7 +2,7 @@
 in ``range(NUM_ACTIONS)``, the same in every state (OpenSpiel and PettingZoo need that; the core's
 packed move ids are sparse 27-bit numbers).
 
-The core packs a move into an ``int32`` (``ext/_core.pyx``): verb in bits 0-4, ``a`` (card, tile,
+The core packs a move into an ``int32`` (``ext/heir/_core.pyx``): verb in bits 0-4, ``a`` (card, tile,
 structure or option) in 5-10, city 11-12, to 13-14, draw 15-19, coin 20-24, target 25-26. Here each
 verb gets a block of indices sized by the fields it uses (``moves.VERBS``): a card or label 64
 values, a city or target 3, a destination 3, a draw/coin split 11 x 11 (0-10 each), so the action

@@ -8,6 +8,8 @@
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+from omen_trail cimport Trail  # the undo trail (ext/common/omen_trail.pxd); the core's marks[k] is its length before ply k's move
+
 cdef enum:
     MAX_T = 48          # distinct unit designs (cards.MAX_UNIT_TYPES: the loader refuses more)
     NCARDS = 40         # cards in the deck (cards.DECK_SIZE)
@@ -142,12 +144,10 @@ cdef struct State:
     uint8_t level                    # the solo game's difficulty (LEVEL_*), 0 in a two-player game
     uint8_t reserve                  # solo: the Corrupted Heir's coins beside its card
 
-# The undo trail: each record is (byte offset in State, width, old value); marks[k] is the
-# trail length before ply k's move.
-cdef struct Trail:
-    uint16_t* off
-    uint8_t* width
-    uint64_t* old
-    int n
-    int cap
-    int enabled
+# A game's configuration as the core deals it (reference: state.Config; the API's `config`).
+cdef struct Setup:
+    uint8_t god0                     # god index of seat 0
+    uint8_t first_player
+    uint8_t emissary
+    uint16_t max_turns
+    uint8_t level                    # LEVEL_* (0: the two-player game)

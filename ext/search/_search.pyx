@@ -1,0 +1,608 @@
+# cython: language_level=3
+"""The search, written once for every game: ISMCTS (SO and MO, N players), the best-move shares
+of determinised worlds, perft and random playouts.
+
+It sees a game only through the C contract of ``ext/common/game_api.pxd``: a state object of any
+game's core lends a :c:type:`GameHandle` (``state.game_handle()``, a capsule), and everything here
+runs on copies of the flat state (``memcpy`` of ``api.state_size`` bytes) with calls into the
+game's functions, without the GIL and without Python objects.
+
+Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012:
+SO-ISMCTS grows one tree over the root player's information set; every iteration samples a fresh
+determinisation (everything the root player cannot see dealt again), descends the tree choosing
+among the moves legal in that determinisation by UCB1 with availability counts (the subset-armed
+bandit of section V), expands one untried move, plays a random rollout to the end and
+backpropagates. MO-ISMCTS keeps one tree per player; a move another player cannot see
+(``seen_move`` answers ``HIDDEN_MOVE``) enters that player's tree as one merged move.
+
+Nodes live in a pool allocated once per search with a cap; a full pool stops the tree growing
+(reported) and never exhausts memory.
+"""
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.math cimport log, sqrt
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from game_api cimport HIDDEN_MOVE, MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
+from omen_rng cimport rng_below, rng_next, rng_seed
+from omen_trail cimport Trail, trail_undo
+
+import numpy as np
+
+from omen_search.errors import UsageError
+from omen_search.rng import Rng
+
+cdef extern from *:
+    """
+    static inline int omen_load_flag(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void omen_store_flag(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    int omen_load_flag(int* p) nogil  # a flag another thread may set (a search's stop request)
+    void omen_store_flag(int* p, int v) nogil
+
+cdef enum:
+    NO_NODE = -1
+    MAX_DEPTH = 4096          # tree plies recorded per iteration (deeper: the path stops growing)
+
+cdef struct Node:
+    int32_t move              # move that leads here (HIDDEN_MOVE: merged hidden move)
+    int32_t parent
+    int32_t first_child
+    int32_t next_sibling
+    int8_t player             # the player who made the move (rewards are from their side)
+    uint32_t visits
+    uint32_t avail            # times this move was legal when its parent was visited
+    double reward             # sum of rewards for `player` (0 loss .. 1 win)
+    double margin             # sum of the root player's score margin over the visits
+    double margin_sq
+
+cdef struct RootStats:
+    # the game's statistics behind one root move, summed over the iterations that began with it
+    int32_t node              # the root child in the root player's tree
+    double sums[MAX_STATS]
+
+cdef struct Tree:
+    Node* nodes
+    int32_t n
+    int32_t cap
+    int full                  # 1 once the cap stopped the tree from growing
+
+cdef struct Game:
+    # what one search needs of its game: the contract, the compiled tables, scratch for a state
+    const GameApi* api
+    const void* tables
+    const void* config
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+cdef inline int32_t tree_add(Tree* t, int32_t parent, int32_t move, int player) noexcept nogil:
+    cdef int32_t k
+    cdef Node* node
+    if t.n >= t.cap:
+        t.full = 1
+        return NO_NODE
+    k = t.n
+    t.n += 1
+    node = &t.nodes[k]
+    node.move = move
+    node.parent = parent
+    node.first_child = NO_NODE
+    node.player = <int8_t>player
+    node.visits = 0
+    node.avail = 0
+    node.reward = 0
+    node.margin = 0
+    node.margin_sq = 0
+    if parent >= 0:
+        node.next_sibling = t.nodes[parent].first_child
+        t.nodes[parent].first_child = k
+    else:
+        node.next_sibling = NO_NODE
+    return k
+
+cdef inline int32_t find_child(Tree* t, int32_t parent, int32_t move) noexcept nogil:
+    cdef int32_t k = t.nodes[parent].first_child
+    while k != NO_NODE:
+        if t.nodes[k].move == move:
+            return k
+        k = t.nodes[k].next_sibling
+    return NO_NODE
+
+cdef inline int32_t seen_move(const Game* g, int32_t m, int mover, int owner, int mo) noexcept nogil:
+    """The move as ``owner``'s tree records it: in MO-ISMCTS, as the game says ``owner`` sees it."""
+    if mo and mover != owner:
+        return g.api.seen_move(g.tables, m, mover, owner)
+    return m
+
+cdef int32_t select_child(const Game* g, Tree* t, int32_t node, int32_t* legal, int n, double c, int owner,
+                          int mover, int mo, uint64_t* rng, int32_t* chosen_move) noexcept nogil:
+    """UCB1 with availability over the children legal now; expands one untried move if any.
+    Returns the child (NO_NODE if the pool is full) and the real move to play in ``chosen_move``."""
+    cdef int i, untried = 0, pick
+    cdef int32_t k, best = NO_NODE
+    cdef double score, best_score = -1.0
+    cdef int32_t untried_moves[SEARCH_MAX_MOVES]
+    cdef int32_t children[SEARCH_MAX_MOVES]  # the child of each legal move (NO_NODE: untried), found once
+    for i in range(n):
+        k = find_child(t, node, seen_move(g, legal[i], mover, owner, mo))
+        children[i] = k
+        if k == NO_NODE:
+            untried_moves[untried] = legal[i]
+            untried += 1
+        else:
+            t.nodes[k].avail += 1
+    if untried and not t.full:
+        pick = rng_below(rng, untried)
+        chosen_move[0] = untried_moves[pick]
+        return tree_add(t, node, seen_move(g, untried_moves[pick], mover, owner, mo), mover)
+    for i in range(n):
+        k = children[i]
+        if k == NO_NODE:
+            continue
+        if t.nodes[k].visits == 0:
+            score = 1e300
+        else:
+            score = (t.nodes[k].reward / t.nodes[k].visits
+                     + c * sqrt(log(<double>t.nodes[k].avail) / t.nodes[k].visits))
+        if score > best_score:
+            best_score = score
+            best = k
+            chosen_move[0] = legal[i]
+    if best == NO_NODE:  # pool full and nothing expanded here yet: play on at random
+        chosen_move[0] = legal[rng_below(rng, n)]
+    return best
+
+cdef int32_t descend_other(Tree* t, int32_t node, int32_t seen, int mover) noexcept nogil:
+    """MO-ISMCTS: the child of ``node`` for a move made in another tree, created if new."""
+    cdef int32_t k = find_child(t, node, seen)
+    if k == NO_NODE:
+        k = tree_add(t, node, seen, mover)
+    if k != NO_NODE:
+        t.nodes[k].avail += 1
+    return k
+
+cdef double margin_of(const Game* g, const void* s, int player) noexcept nogil:
+    """``player``'s score less the best score of the others, in a finished game."""
+    cdef int32_t scores[MAX_PLAYERS]
+    cdef int q
+    cdef int32_t best_other = -2147483647
+    g.api.scores(g.tables, s, scores)
+    for q in range(g.api.num_players):
+        if q != player and scores[q] > best_other:
+            best_other = scores[q]
+    return scores[player] - best_other
+
+cdef void add_stats(RootStats* stats, int* n_stats, int32_t node, const double* sums, int width) noexcept nogil:
+    cdef int i, k
+    for i in range(n_stats[0]):
+        if stats[i].node == node:
+            break
+    else:
+        if n_stats[0] >= SEARCH_MAX_MOVES:
+            return
+        i = n_stats[0]
+        n_stats[0] += 1
+        stats[i].node = node
+        for k in range(width):
+            stats[i].sums[k] = 0
+    for k in range(width):
+        stats[i].sums[k] += sums[k]
+
+
+cdef struct SearchResult:
+    long iterations
+    double seconds
+
+
+cdef SearchResult ismcts(const Game* g, const void* root, void* d, void* track, Tree* trees, int mo,
+                         long iterations, double seconds, double c, uint64_t* rng, RootStats* stats,
+                         int* n_stats, int* stop, int32_t root_move) noexcept nogil:
+    """Run SO-ISMCTS (``mo`` = 0, one tree) or MO-ISMCTS (``mo`` = 1, one tree per player) from
+    ``root``, using ``d`` (``state_size`` bytes) and ``track`` (``track_size`` bytes) as scratch.
+
+    Stops after ``iterations`` (if > 0) or ``seconds`` (if > 0), whichever comes first, or when
+    another thread sets ``stop``. With ``root_move`` >= 0 only that root move is searched (to value
+    a move that is not the best). Each iteration's game statistics (``track_stats``) are added to
+    the ``stats`` of the root move it began with."""
+    cdef const GameApi* api = g.api
+    cdef int32_t legal[SEARCH_MAX_MOVES]
+    cdef int32_t path[MAX_PLAYERS][MAX_DEPTH]
+    cdef int depth[MAX_PLAYERS]
+    cdef int32_t cur[MAX_PLAYERS]
+    cdef int expanded[MAX_PLAYERS]
+    cdef double ret[MAX_PLAYERS]
+    cdef double sums[MAX_STATS]
+    cdef int n, mover, q, i, at_root, trees_n = api.num_players if mo else 1
+    cdef int owner = api.to_move(g.tables, root)
+    cdef int32_t move, child
+    cdef long it = 0
+    cdef double start = now_seconds(), margin, r
+    cdef SearchResult res
+    while True:
+        if iterations > 0 and it >= iterations:
+            break
+        if (it & 15) == 0 and (omen_load_flag(stop) or seconds > 0 and now_seconds() - start >= seconds):
+            break
+        it += 1
+        memcpy(d, root, api.state_size)
+        api.determinize(g.tables, d, owner, rng)
+        api.track_begin(g.tables, d, track)
+        for q in range(trees_n):
+            cur[q] = 0
+            depth[q] = 0
+            path[q][0] = 0
+            expanded[q] = 0
+        # selection and expansion, while every tree is still inside itself
+        at_root = 1
+        while True:
+            mover = api.to_move(g.tables, d)
+            if mover < 0:
+                break
+            n = api.legal_moves(g.tables, d, legal)
+            if at_root and root_move >= 0:
+                legal[0] = root_move
+                n = 1
+            at_root = 0
+            q = mover if mo else 0
+            if expanded[q] or cur[q] == NO_NODE:
+                break
+            child = select_child(g, &trees[q], cur[q], legal, n, c, q if mo else owner, mover, mo, rng, &move)
+            if mo:
+                # the other trees follow the same move as their owners see it
+                for i in range(trees_n):
+                    if i == q or expanded[i] or cur[i] == NO_NODE:
+                        continue
+                    cur[i] = descend_other(&trees[i], cur[i], seen_move(g, move, mover, i, 1), mover)
+                    if cur[i] != NO_NODE and depth[i] < MAX_DEPTH - 1:
+                        depth[i] += 1
+                        path[i][depth[i]] = cur[i]
+                        if trees[i].nodes[cur[i]].visits == 0:
+                            expanded[i] = 1
+            cur[q] = child
+            if child != NO_NODE and depth[q] < MAX_DEPTH - 1:
+                depth[q] += 1
+                path[q][depth[q]] = child
+                if trees[q].nodes[child].visits == 0:
+                    expanded[q] = 1
+            api.apply(g.tables, d, move, NULL)
+            api.track_step(g.tables, d, track)
+        api.rollout(g.tables, d, rng, track)
+        q = owner if mo else 0
+        if depth[q] >= 1:
+            api.track_stats(g.tables, d, track, owner, sums)
+            add_stats(stats, n_stats, path[q][1], sums, api.n_stats)
+        api.returns(g.tables, d, ret)
+        margin = margin_of(g, d, owner)
+        # backpropagation
+        for q in range(trees_n):
+            for i in range(depth[q] + 1):
+                child = path[q][i]
+                trees[q].nodes[child].visits += 1
+                r = ret[trees[q].nodes[child].player] if trees[q].nodes[child].player >= 0 else 0.0
+                trees[q].nodes[child].reward += r
+                trees[q].nodes[child].margin += margin
+                trees[q].nodes[child].margin_sq += margin * margin
+    res.iterations = it
+    res.seconds = now_seconds() - start
+    return res
+
+
+cdef void best_per_world(const Game* g, const void* root, void* world, void* d, const int32_t* moves,
+                         int n_moves, int worlds, int rollouts, uint64_t* rng, double* share) noexcept nogil:
+    """For each of ``worlds`` determinisations: play ``rollouts`` random games after each candidate
+    move and credit the move that won most (ties share the credit) -- how often each move is best
+    whatever the hidden cards turn out to be."""
+    cdef const GameApi* api = g.api
+    cdef int k, i, r, owner = api.to_move(g.tables, root), n_best
+    cdef double wins[SEARCH_MAX_MOVES]
+    cdef double ret[MAX_PLAYERS]
+    cdef double best
+    cdef uint64_t policy[4]
+    for i in range(n_moves):
+        share[i] = 0
+    for k in range(worlds):
+        memcpy(world, root, api.state_size)
+        api.determinize(g.tables, world, owner, rng)
+        best = -1
+        for i in range(n_moves):
+            wins[i] = 0
+            memcpy(policy, rng, sizeof(policy))  # common random numbers: every move meets the same dice
+            for r in range(rollouts):
+                memcpy(d, world, api.state_size)
+                api.apply(g.tables, d, moves[i], NULL)
+                api.rollout(g.tables, d, policy, NULL)
+                api.returns(g.tables, d, ret)
+                # a win counts 1; the score margin breaks ties between equally winning moves
+                wins[i] += ret[owner] + 1e-3 * margin_of(g, d, owner)
+            if wins[i] > best:
+                best = wins[i]
+        rng_next(rng)
+        n_best = 0
+        for i in range(n_moves):
+            n_best += wins[i] == best
+        for i in range(n_moves):
+            if wins[i] == best:
+                share[i] += 1.0 / n_best
+    for i in range(n_moves):
+        share[i] /= worlds if worlds > 0 else 1
+
+
+cdef int64_t count_leaves(const Game* g, void* s, Trail* tr, int depth) noexcept nogil:
+    """Leaves of the move tree ``depth`` plies deep (chance fixed by the state's own generator)."""
+    cdef int32_t buf[SEARCH_MAX_MOVES]
+    cdef int n, i, mark
+    cdef int64_t total = 0
+    if depth == 0 or g.api.to_move(g.tables, s) < 0:
+        return 1
+    n = g.api.legal_moves(g.tables, s, buf)
+    if depth == 1:
+        return n
+    for i in range(n):
+        mark = tr.n
+        g.api.apply(g.tables, s, buf[i], tr)
+        total += count_leaves(g, s, tr, depth - 1)
+        trail_undo(s, tr, mark)
+    return total
+
+
+# ------------------------------------------------------------------------------- Python edge
+
+cdef const GameHandle* handle_of(state) except NULL:
+    """The C contract of a game's state object (any core that offers ``game_handle()``)."""
+    try:
+        capsule = state.game_handle()
+    except AttributeError:
+        raise UsageError(f"search: {type(state).__name__} is not a state of a game's core") from None
+    return <const GameHandle*>PyCapsule_GetPointer(capsule, "omen_search.GameHandle")
+
+
+cdef class Search:
+    """An ISMCTS search that can be run in slices on the same tree (the result of slices of N1 and
+    N2 iterations is that of one run of N1 + N2), and stopped from another thread. ``root_move``
+    (a legal move id) searches that move alone at the root: its value when another move is best.
+
+    ``run`` releases the GIL, so several searches run in parallel in threads."""
+    cdef Tree trees[MAX_PLAYERS]
+    cdef int n_trees
+    cdef uint64_t rng[4]
+    cdef RootStats* stats
+    cdef int n_stats
+    cdef int stop_flag
+    cdef Game game
+    cdef const void* root_state
+    cdef void* scratch       # a state to play an iteration on, then the tracker
+    cdef readonly bint mo
+    cdef readonly double c
+    cdef readonly long iterations
+    cdef readonly double seconds
+    cdef readonly int player
+    cdef object root         # the game's state object that owns root_state and the tables
+    cdef int32_t root_move
+
+    def __cinit__(self):
+        cdef int q
+        for q in range(MAX_PLAYERS):
+            self.trees[q].nodes = NULL
+        self.stats = NULL
+        self.scratch = NULL
+
+    def __init__(self, state, double c=0.7, bint mo=False, seed=0, long max_nodes=1_000_000, root_move=None):
+        cdef const GameHandle* h
+        cdef int q
+        if state.is_terminal():
+            raise UsageError("search: the game is over")
+        if max_nodes < 1 or max_nodes > 200_000_000:
+            raise UsageError(f"max_nodes: must be from 1 to 200000000, got {max_nodes}")
+        Rng(seed)  # validates the seed
+        rng_seed(self.rng, seed)
+        if root_move is not None and root_move not in state.legal_move_ids():
+            raise UsageError(f"search: root_move {root_move} is not a legal move id here")
+        self.root_move = -1 if root_move is None else root_move
+        self.root = state.clone()
+        h = handle_of(self.root)
+        self.game.api, self.game.tables, self.game.config = h.api, h.tables, h.config
+        self.root_state = h.state
+        self.player = h.api.to_move(h.tables, h.state)
+        self.c, self.mo = c, mo
+        self.scratch = malloc(h.api.state_size + h.api.track_size)
+        self.stats = <RootStats*>malloc(SEARCH_MAX_MOVES * sizeof(RootStats))
+        if self.stats == NULL or self.scratch == NULL:
+            raise MemoryError("search: cannot allocate its scratch state")
+        self.n_trees = h.api.num_players if mo else 1
+        for q in range(self.n_trees):
+            self.trees[q].nodes = <Node*>malloc(max_nodes * sizeof(Node))
+            if self.trees[q].nodes == NULL:
+                raise MemoryError(f"search: cannot allocate {max_nodes} nodes")
+            self.trees[q].n = 0
+            self.trees[q].cap = max_nodes
+            self.trees[q].full = 0
+            tree_add(&self.trees[q], NO_NODE, 0, -1)
+
+    def __dealloc__(self):
+        cdef int q
+        free(self.stats)
+        free(self.scratch)
+        for q in range(MAX_PLAYERS):
+            free(self.trees[q].nodes)
+
+    def run(self, long iterations=0, double seconds=0.0) -> int:
+        """Add ``iterations`` (if > 0) or ``seconds`` (if > 0) of search, whichever ends first, or
+        less if :meth:`stop` is called; returns the iterations done."""
+        cdef SearchResult res
+        cdef char* scratch = <char*>self.scratch
+        if iterations <= 0 and seconds <= 0:
+            raise UsageError("search: give iterations or seconds (a positive budget)")
+        omen_store_flag(&self.stop_flag, 0)
+        with nogil:
+            res = ismcts(&self.game, self.root_state, scratch, scratch + self.game.api.state_size, self.trees,
+                         self.mo, iterations, seconds, self.c, self.rng, self.stats, &self.n_stats,
+                         &self.stop_flag, self.root_move)
+        self.iterations += res.iterations
+        self.seconds += res.seconds
+        return res.iterations
+
+    def stop(self) -> None:
+        """Ask a running :meth:`run` (in another thread) to return soon."""
+        omen_store_flag(&self.stop_flag, 1)
+
+    def result(self, int pv_depth=0) -> dict:
+        """The root's statistics: ``iterations``, ``seconds``, ``nodes``, ``full`` (the node cap was
+        reached), ``children``: ``(move id, visits, availability, reward sum, margin sum, margin
+        squares)``, ``stats``: ``{move id: [the game's statistics summed over the move's
+        iterations]}`` and, with ``pv_depth`` > 0, ``pv``: ``{move id: [(move id, player, visits),
+        ...]}``, the most visited line after each root move (``HIDDEN_MOVE`` = -2 for a move the
+        root player's MO tree cannot see)."""
+        cdef int q = self.player if self.mo else 0, i, k
+        cdef Tree* t = &self.trees[q]
+        cdef int32_t node, j, best
+        children = []
+        lines = {}
+        node = t.nodes[0].first_child
+        while node != NO_NODE:
+            children.append((t.nodes[node].move, t.nodes[node].visits, t.nodes[node].avail, t.nodes[node].reward,
+                             t.nodes[node].margin, t.nodes[node].margin_sq))
+            line = []
+            j = node
+            while len(line) < pv_depth:  # follow the most visited child while it has been visited twice
+                best = NO_NODE
+                j = t.nodes[j].first_child
+                while j != NO_NODE:
+                    if best == NO_NODE or t.nodes[j].visits > t.nodes[best].visits:
+                        best = j
+                    j = t.nodes[j].next_sibling
+                if best == NO_NODE or t.nodes[best].visits < 2:
+                    break
+                line.append((t.nodes[best].move, t.nodes[best].player, t.nodes[best].visits))
+                j = best
+            lines[t.nodes[node].move] = line
+            node = t.nodes[node].next_sibling
+        sums = {t.nodes[self.stats[i].node].move: [self.stats[i].sums[k] for k in range(self.game.api.n_stats)]
+                for i in range(self.n_stats)}
+        result = {"iterations": self.iterations, "seconds": self.seconds, "nodes": t.n,
+                  "full": any(self.trees[k].full for k in range(self.n_trees)), "children": children,
+                  "stats": sums}
+        if pv_depth > 0:
+            result["pv"] = lines
+        return result
+
+
+def search(state, long iterations=1000, double seconds=0.0, double c=0.7, bint mo=False,
+           seed=0, long max_nodes=1_000_000, int pv_depth=0):
+    """Run ISMCTS from ``state`` for its current player; returns :meth:`Search.result`.
+
+    Stops after ``iterations`` or ``seconds`` (a value <= 0 means no limit of that kind; at least one
+    must be set). ``mo`` selects MO-ISMCTS. The tree holds at most ``max_nodes`` nodes per player.
+    """
+    if iterations <= 0 and seconds <= 0:
+        raise UsageError("search: give iterations or seconds (a positive budget)")
+    engine = Search(state, c, mo, seed, max_nodes)
+    engine.run(iterations, seconds)
+    return engine.result(pv_depth)
+
+
+def best_shares(state, list move_ids, int worlds, int rollouts, seed=0):
+    """For each of ``move_ids`` (legal root moves), the share of ``worlds`` determinisations in
+    which it won the most of ``rollouts`` random games played after it (ties share)."""
+    cdef const GameHandle* h
+    cdef Game g
+    cdef uint64_t rng[4]
+    cdef int32_t moves[SEARCH_MAX_MOVES]
+    cdef double share[SEARCH_MAX_MOVES]
+    cdef int i, n = len(move_ids)
+    cdef char* scratch
+    if state.is_terminal():
+        raise UsageError("best_shares: the game is over")
+    legal = set(state.legal_move_ids())
+    if not 0 < n <= SEARCH_MAX_MOVES or any(m not in legal for m in move_ids):
+        raise UsageError("best_shares: move_ids must be legal moves of the state")
+    if worlds < 1 or rollouts < 1:
+        raise UsageError(f"best_shares: worlds and rollouts must be positive, got {worlds} and {rollouts}")
+    Rng(seed)
+    rng_seed(rng, seed)
+    for i in range(n):
+        moves[i] = move_ids[i]
+    h = handle_of(state)
+    g.api, g.tables, g.config = h.api, h.tables, h.config
+    scratch = <char*>malloc(2 * h.api.state_size)
+    if scratch == NULL:
+        raise MemoryError("best_shares: cannot allocate two states")
+    with nogil:
+        best_per_world(&g, h.state, scratch, scratch + h.api.state_size, moves, n, worlds, rollouts, rng, share)
+    free(scratch)
+    return [share[i] for i in range(n)]
+
+
+def perft(state, int depth) -> int:
+    """Leaves of the move tree ``depth`` plies deep from ``state`` (searched on a copy)."""
+    cdef const GameHandle* h
+    cdef Game g
+    cdef Trail tr
+    cdef int64_t n
+    cdef void* s
+    if depth < 0:
+        raise UsageError(f"depth: must be at least 0, got {depth}")
+    h = handle_of(state)
+    g.api, g.tables, g.config = h.api, h.tables, h.config
+    tr.n = 0
+    tr.enabled = 1
+    tr.cap = h.api.trail_per_move * (depth + 1)
+    tr.off = <uint16_t*>malloc(tr.cap * sizeof(uint16_t))
+    tr.width = <uint8_t*>malloc(tr.cap * sizeof(uint8_t))
+    tr.old = <uint64_t*>malloc(tr.cap * sizeof(uint64_t))
+    s = malloc(h.api.state_size)
+    try:
+        if s == NULL or tr.off == NULL or tr.width == NULL or tr.old == NULL:
+            raise MemoryError(f"perft: cannot allocate the undo trail for depth {depth}")
+        memcpy(s, h.state, h.api.state_size)
+        with nogil:
+            n = count_leaves(&g, s, &tr, depth)
+        if tr.enabled == 2:
+            raise RuntimeError("perft: the undo trail overflowed (a game's trail_per_move is too small)")
+        return n
+    finally:
+        free(s)
+        free(tr.off)
+        free(tr.width)
+        free(tr.old)
+
+
+def run_playouts(state, int n, seed: int = 0):
+    """``n`` random games from fresh deals of ``state``'s game and configuration, all in C without
+    the GIL and without allocating per game.
+
+    Game ``i`` is dealt with seed ``seed + i`` and played by a random policy seeded ``seed + i``
+    (so it is the game ``RandomBot(seed + i)`` plays against itself on the deal ``seed + i``).
+    Returns numpy arrays ``(scores[n, players], plies[n])``.
+    """
+    cdef const GameHandle* h = handle_of(state)
+    cdef const GameApi* api = h.api
+    cdef uint64_t policy[4]
+    cdef uint64_t base
+    cdef int i
+    cdef void* s
+    if n < 0:
+        raise UsageError(f"n: must be at least 0, got {n}")
+    Rng(seed)
+    base = seed
+    scores = np.zeros((n, api.num_players), dtype=np.int32)
+    plies = np.zeros(n, dtype=np.int32)
+    cdef int32_t[:, ::1] sv = scores
+    cdef int32_t[::1] pv = plies
+    s = malloc(api.state_size)
+    if s == NULL:
+        raise MemoryError("run_playouts: cannot allocate a state")
+    with nogil:
+        for i in range(n):
+            api.new_game(h.tables, h.config, base + <uint64_t>i, s)
+            rng_seed(policy, base + <uint64_t>i)
+            pv[i] = api.rollout(h.tables, s, policy, NULL)
+            api.scores(h.tables, s, &sv[i, 0])
+    free(s)
+    return scores, plies

@@ -1,0 +1,37 @@
+"""Type stub of the search, written once for every game (ext/search/_search.pyx).
+
+A ``state`` is any game core's state object: it lends the search its C contract through
+``state.game_handle()``.
+"""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+def search(
+    state: Any,
+    iterations: int = 1000,
+    seconds: float = 0.0,
+    c: float = 0.7,
+    mo: bool = False,
+    seed: int = 0,
+    max_nodes: int = 1_000_000,
+    pv_depth: int = 0,
+) -> dict: ...
+
+class Search:
+    mo: bool
+    c: float
+    iterations: int
+    seconds: float
+    player: int
+    def __init__(self, state: Any, c: float = 0.7, mo: bool = False, seed: int = 0,
+                 max_nodes: int = 1_000_000, root_move: int | None = None) -> None: ...
+    def run(self, iterations: int = 0, seconds: float = 0.0) -> int: ...
+    def stop(self) -> None: ...
+    def result(self, pv_depth: int = 0) -> dict: ...
+
+def best_shares(state: Any, move_ids: list[int], worlds: int, rollouts: int, seed: int = 0) -> list[float]: ...
+def perft(state: Any, depth: int) -> int: ...
+def run_playouts(state: Any, n: int, seed: int = 0) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...

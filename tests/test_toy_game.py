@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import os
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -30,7 +31,7 @@ HIDDEN_MOVE = -2  # what seen_move answers for another seat's discard (ext/commo
 
 
 @pytest.fixture(scope="module")
-def core() -> type:
+def core() -> Any:
     """The core's state class, compiled on first use (skips without a C compiler)."""
     try:
         return load_core().CoreState
@@ -42,7 +43,7 @@ def cards(*names: str) -> list[int]:
     return [parse_card(name) for name in names]
 
 
-def random_walk(state, seed: int, plies: int | None = None):
+def random_walk(state: Any, seed: int, plies: int | None = None) -> Any:
     """Play uniformly random moves on ``state`` (to the end, or ``plies`` of them); returns it."""
     rng = Rng(seed)
     while not state.is_terminal() and (plies is None or state.ply < plies):
@@ -51,7 +52,7 @@ def random_walk(state, seed: int, plies: int | None = None):
     return state
 
 
-def full_state(state) -> tuple:
+def full_state(state: Any) -> tuple:
     """Everything a "tricks" game holds, read through the public members of either engine (copied:
     the reference's members are its live lists)."""
     return (state.players, state.current_player, state.ply, tuple(map(tuple, state.hands)), tuple(state.discards),
@@ -66,9 +67,9 @@ SURE_TRICK_HANDS = {"L": ("5W", "4S", "3C", "4W"), "N": ("1W", "2C", "1C", "2S")
 SURE_TRICK_MOVES = ("discard 4W", "discard 2S", "discard 3W", "play 5W", "play 1W", "play 2W", "play 4S", "play 2C")
 
 
-def sure_trick(engine: type, leader: int):
+def sure_trick(engine: Any, leader: int) -> Any:
     """The sure-trick position with seat ``leader`` in the role L (Y is ``leader + 2``)."""
-    hands = [[] for _ in range(3)]
+    hands: list[list[int]] = [[] for _ in range(3)]
     for offset, role in enumerate("LNY"):
         hands[(leader + offset) % 3] = cards(*SURE_TRICK_HANDS[role])
     state = engine.from_deal(hands, leader)
@@ -186,7 +187,7 @@ def test_bad_set_ups_are_usage_errors_on_both_engines(core, make: Callable, mess
 # ------------------------------------------------------------------------------ determinisation
 
 
-def replayed(world) -> GameState:
+def replayed(world: Any) -> GameState:
     """The game ``world`` would be if its cards had been dealt so: its hands rebuilt from the
     history and replayed with every move checked (raises ``IllegalMoveError`` if one is illegal)."""
     hands = [list(hand) for hand in world.hands]
@@ -274,7 +275,7 @@ def test_mo_ismcts_merges_the_hidden_discards_of_the_other_two_seats(core):
         assert [(move, player) for move, player, _ in line] == [(HIDDEN_MOVE, (leader + 1) % 3),
                                                                  (HIDDEN_MOVE, (leader + 2) % 3)]
     for line in so["pv"].values():
-        assert all(Move.from_id(move).discard for move, _, _ in line)
+        assert line and all(move >= 0 and Move.from_id(move).discard for move, _, _ in line)
     assert mo["nodes"] < so["nodes"]
 
 

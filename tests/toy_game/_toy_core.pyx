@@ -30,7 +30,7 @@ cdef enum:
     CARD_MASK = 15
     MAX_HAND = 5             # the largest hand (two seats)
     MAX_PLIES = 12           # the longest game: seats × hand size (3 × 4 and 4 × 3)
-    TRAIL_PER_MOVE = 16      # the most bytes one apply writes (a trick's last card: 15)
+    TRAIL_PER_MOVE = 16      # the most trail records (one a byte) one apply writes (a trick's last card: 15)
     N_STATS = 2              # per iteration: points and tricks the root player took after the root
     # TricksState.where: a hand is its seat (0..3); then
     DISCARDED = MAX_PLAYERS  # + seat: that seat's face-down discard

@@ -7,29 +7,11 @@ the seat: the other hands, the other discards and the undealt cards.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
-from toy_game.vocabulary import Move, card_name, check_seat
+from toy_game.vocabulary import TricksView, card_name, check_seat
 
 HIDDEN_DISCARD = "discard ?"  # another seat's discard, as the history shows it
-
-
-class TricksView(Protocol):
-    """The members of a "tricks" state (reference or core) that an observation reads."""
-
-    @property
-    def players(self) -> int: ...
-    @property
-    def current_player(self) -> int: ...
-    @property
-    def ply(self) -> int: ...
-    @property
-    def hands(self) -> list[list[int]]: ...
-    @property
-    def discards(self) -> list[int | None]: ...
-    @property
-    def history(self) -> list[tuple[int, Move]]: ...
-    def scores(self) -> tuple[int, ...]: ...
 
 
 def observe(state: TricksView, player: int) -> dict[str, Any]:

@@ -109,17 +109,26 @@ def deal_order(hands: Sequence[Sequence[int]], leader: int) -> list[int]:
     return [card for hand in hands for card in hand] + [c for c in range(DECK_SIZE) if c not in seen]
 
 
-class Legal(Protocol):
-    """What :func:`checked_move` needs of an engine."""
+class TricksView(Protocol):
+    """The members of a "tricks" state (reference or core) that the shared helpers read."""
 
+    @property
+    def players(self) -> int: ...
     @property
     def current_player(self) -> int: ...
     @property
     def ply(self) -> int: ...
+    @property
+    def hands(self) -> list[list[int]]: ...
+    @property
+    def discards(self) -> list[int | None]: ...
+    @property
+    def history(self) -> list[tuple[int, Move]]: ...
+    def scores(self) -> tuple[int, ...]: ...
     def legal_moves(self) -> list[Move]: ...
 
 
-def checked_move(state: Legal, move: Move | str) -> Move:
+def checked_move(state: TricksView, move: Move | str) -> Move:
     """``move`` (or its notation) if it is legal in ``state``; raises :class:`IllegalMoveError`
     naming the move, the player and the ply, or :class:`NotationError`."""
     if isinstance(move, str):

@@ -14,7 +14,7 @@ from omen_search._core import CoreState
 from omen_search._search import run_playouts
 from omen_search.bots import RandomBot
 from omen_search.cli import main
-from omen_search.errors import IllegalMoveError
+from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.perft import perft
 from omen_search.positions import load_position, to_position
 from omen_search.reference.state import Config, GameState
@@ -88,6 +88,14 @@ def test_run_playouts_replays_the_random_bot_games():
             state.apply_trusted(bot.choose(state))
         assert list(scores[i]) == list(state.scores())
         assert plies[i] == state.ply
+
+
+def test_run_playouts_refuses_seeds_past_the_last_one():
+    """Game i is dealt with seed + i: a run that would pass 2**64-1 is refused, not wrapped to 0."""
+    with pytest.raises(UsageError, match="seed"):
+        run_playouts(CoreState.new(), 2, seed=2**64 - 1)
+    scores, _ = run_playouts(CoreState.new(), 1, seed=2**64 - 1)
+    assert scores.shape == (1, 2)
 
 
 def test_playout_from_a_midgame_matches_the_reference():

@@ -316,11 +316,6 @@ def test_best_shares_favour_the_sure_trick(core):
     assert high > 0.75 and low + high == pytest.approx(1)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ext/search/_search.pyx best_per_world starts `best` at -1, but a move's tally, the sum over "
-    "rollouts of return + 1e-3 * margin, is -1 or less when it loses every rollout by an average "
-    "margin of 1000/rollouts or more: then no move is credited in that world and the shares sum to "
-    "less than 1 (here 0.78)"))
 def test_best_shares_sum_to_one_when_the_moves_lose_many_rollouts(core):
     # both moves lose every rollout by a point in some worlds (5S when L's last card is a sword and
     # N's a crown; 1S often): with 1001 rollouts their tallies are -1.001

@@ -9,7 +9,9 @@
 # a whole random rollout is one call into the game, so the per-ply loop stays inside the game's
 # module with direct (inlinable) calls.
 #
-# Moves are a game's packed int32 ids (>= 0). Players are 0..num_players-1.
+# Moves are a game's packed int32 ids (>= 0). Players are 0..num_players-1. The search checks a
+# table's sizes against its own arrays (MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES, TRAIL_MAX_STATE)
+# when a handle comes in, and refuses a game that does not fit.
 
 from libc.stdint cimport int32_t, uint64_t
 
@@ -23,7 +25,7 @@ cdef enum:
 
 ctypedef struct GameApi:
     const char* name
-    int num_players
+    int num_players       # a constant of the table: a game with a player-count option has a table per count
     int max_moves         # the longest legal-move list the game can produce
     size_t state_size     # bytes of the flat state (what a clone copies)
     size_t track_size     # bytes of the game's per-iteration tracker (0: none)

@@ -20,7 +20,7 @@ Nodes live in a pool allocated once per search with a cap; a full pool stops the
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.math cimport log, sqrt
+from libc.math cimport INFINITY, log, sqrt
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
@@ -28,7 +28,7 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from game_api cimport HIDDEN_MOVE, MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
 from omen_rng cimport rng_below, rng_next, rng_seed
-from omen_trail cimport Trail, trail_undo
+from omen_trail cimport TRAIL_MAX_STATE, Trail, trail_undo
 
 import numpy as np
 
@@ -310,7 +310,7 @@ cdef void best_per_world(const Game* g, const void* root, void* world, void* d, 
     for k in range(worlds):
         memcpy(world, root, api.state_size)
         api.determinize(g.tables, world, owner, rng)
-        best = -1
+        best = -INFINITY  # a tally can be below -1: a margin loss of 1000/rollouts points
         for i in range(n_moves):
             wins[i] = 0
             memcpy(policy, rng, sizeof(policy))  # common random numbers: every move meets the same dice
@@ -355,12 +355,24 @@ cdef int64_t count_leaves(const Game* g, void* s, Trail* tr, int depth) noexcept
 # ------------------------------------------------------------------------------- Python edge
 
 cdef const GameHandle* handle_of(state) except NULL:
-    """The C contract of a game's state object (any core that offers ``game_handle()``)."""
+    """The C contract of a game's state object (any core that offers ``game_handle()``), its sizes
+    checked against the search's fixed arrays before any of them is used."""
+    cdef const GameHandle* h
+    cdef const GameApi* api
     try:
         capsule = state.game_handle()
     except AttributeError:
         raise UsageError(f"search: {type(state).__name__} is not a state of a game's core") from None
-    return <const GameHandle*>PyCapsule_GetPointer(capsule, "omen_search.GameHandle")
+    h = <const GameHandle*>PyCapsule_GetPointer(capsule, "omen_search.GameHandle")
+    api = h.api
+    name = api.name.decode("utf-8", "replace")
+    for what, value, low, high in (("num_players", api.num_players, 1, MAX_PLAYERS),
+                                   ("n_stats", api.n_stats, 0, MAX_STATS),
+                                   ("max_moves", api.max_moves, 1, SEARCH_MAX_MOVES),
+                                   ("state_size", api.state_size, 1, TRAIL_MAX_STATE)):
+        if not low <= value <= high:
+            raise UsageError(f"search: game {name!r}: {what} is {value}, the search holds {low} to {high}")
+    return h
 
 
 cdef class Search:
@@ -453,8 +465,8 @@ cdef class Search:
         omen_store_flag(&self.stop_flag, 1)
 
     def result(self, int pv_depth=0) -> dict:
-        """The root's statistics: ``iterations``, ``seconds``, ``nodes``, ``full`` (the node cap was
-        reached), ``children``: ``(move id, visits, availability, reward sum, margin sum, margin
+        """The root's statistics: ``iterations``, ``seconds``, ``nodes`` (of the searching player's
+        tree), ``full`` (the node cap was reached in any tree), ``children``: ``(move id, visits, availability, reward sum, margin sum, margin
         squares)``, ``stats``: ``{move id: [the game's statistics summed over the move's
         iterations]}`` and, with ``pv_depth`` > 0, ``pv``: ``{move id: [(move id, player, visits),
         ...]}``, the most visited line after each root move (``HIDDEN_MOVE`` = -2 for a move the
@@ -590,6 +602,7 @@ def run_playouts(state, int n, seed: int = 0):
     if n < 0:
         raise UsageError(f"n: must be at least 0, got {n}")
     Rng(seed)
+    Rng(seed + max(n - 1, 0))  # the last game's seed is a seed too: no silent wrap to 0
     base = seed
     scores = np.zeros((n, api.num_players), dtype=np.int32)
     plies = np.zeros(n, dtype=np.int32)

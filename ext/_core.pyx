@@ -29,8 +29,8 @@ import numpy as np
 from omen_search import cards as _limits
 from omen_search.cards import GODS, CardSet, default_cards
 from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.games.heir.rules import LEVELS, Config, Pending, program
 from omen_search.moves import VERBS, Move
-from omen_search.reference.state import LEVELS, Config, GameState, Pending, _program
 from omen_search.rng import Rng
 
 # ---------------------------------------------------------------------------------------- codes
@@ -1709,7 +1709,7 @@ cdef class CoreTables:
 
     def _compile(self, ref):
         """Compile the effect list ``ref`` (and everything nested in it); returns its program id."""
-        effects = _program(self.cards, ref)
+        effects = program(self.cards, ref)
         prog = len(self.prog_refs)
         if prog >= MAX_PROGS or self._code_n + len(effects) > MAX_CODE:
             raise UsageError("cards: the abilities are too many for the core's tables")
@@ -2008,7 +2008,7 @@ cdef class CoreState:
     def _options(self):
         cdef Decision* d = &self.s.pending
         if d.kind == DK_CHOOSE:
-            return _program(self.cards, self.tables.prog_refs[d.prog])[d.index].options
+            return program(self.cards, self.tables.prog_refs[d.prog])[d.index].options
         return ()
 
     def legal_move_ids(self) -> list:

@@ -16,42 +16,35 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
-from omen_search.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, Effect, default_cards, load_cards
+from omen_search.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, default_cards, load_cards
 from omen_search.errors import FormatError, OmenError, shown
-from omen_search.jsonio import parse_json, read_json_file
-from omen_search.limits import TURNS
-from omen_search.reference.state import (
+from omen_search.games.heir.rules import (
     CAPACITY,
     CH,
     CH_COINS,
     CITIES,
     COINS,
+    DECISIONS,
     GAME_OVER,
     LEVELS,
+    PHASES,
     SURGE,
+    WAR_ENDURING,
+    WAR_KEEP,
     WEALTH,
     WEALTH_AGAIN,
     Config,
-    GameState,
-    WAR_ENDURING,
-    WAR_KEEP,
     Pending,
-    _program,
+    programs,
 )
+from omen_search.jsonio import parse_json, read_json_file
+from omen_search.limits import TURNS
+from omen_search.reference.state import GameState
 from omen_search.rng import MASK64, Rng
 from omen_search.state import State
 
 POSITION_FORMAT = "omen-position/1"
 OBSERVATION_FORMAT = "omen-observation/1"
-PHASES = (
-    "emissary", "wealth_reveal", "wealth_again", "wealth", "surge_start", "surge", "war", "war_keep",
-    "war_enduring", "offering", "offering_limits", "end_check", "game_over",
-)
-DECISIONS = (
-    "emissary", "reveal", "wealth", "surge", "reinforce", "war", "keep", "enduring", "discard",
-    "trash", "entomb", "structure", "reclaim", "move", "steal", "play_free", "unearth", "choose",
-    "offering",
-)
 _NAMED_REFS = {"unit": "unit", "maneuver": "unit", "built": "unit", "reward": "reward", "structure": "structure"}
 
 
@@ -88,38 +81,6 @@ _SHAPES = {
     "unearth": _Shape(n=(0, "revealed"), last="unit", card=True, owner=True),
     "choose": _Shape("choose", owner=True, city="frame"),
 }
-_PROGRAMS: dict[str, dict[tuple, tuple[Effect, ...]]] = {}
-
-
-def programs(cards: CardSet) -> dict[tuple, tuple[Effect, ...]]:
-    """Every effect list a frame or a decision can point at, by its ``ref`` (the lists the core
-    compiles), with its effects: each unit's abilities, MANEUVER and BUILD, each reward tile and
-    structure, the REINFORCE choice, and the lists nested in them."""
-    if cards.sha256 not in _PROGRAMS:
-        found: dict[tuple, tuple[Effect, ...]] = {}
-
-        def add(ref: tuple) -> None:
-            effects = found[ref] = _program(cards, ref)
-            for i, e in enumerate(effects):
-                if e.op in ("steal_unit", "if_favored"):
-                    add(ref + (i, "then"))
-                for k in range(len(e.options)):
-                    add(ref + (i, k))
-
-        for u in cards.units:
-            for ability in ("labor", "reinforce", "invocation"):
-                if getattr(u, ability):
-                    add(("unit", u.index, ability))
-            if u.maneuver:
-                add(("maneuver", u.index))
-            add(("built", u.index))
-        for tile in cards.rewards:
-            add(("reward", tile.index))
-        for structure in cards.structures:
-            add(("structure", structure.index))
-        add(("reinforce",))
-        _PROGRAMS[cards.sha256] = found
-    return _PROGRAMS[cards.sha256]
 
 
 def _in_a_city(ref: tuple) -> bool:
@@ -330,7 +291,7 @@ class _Reader:
         self.fail(path, f"not a structure of {god}: {shown(value)}")
 
     def ref(self, value: Any, path: str) -> tuple:
-        """An effect reference with its names turned into ids: a key of :func:`programs`, or ``()``."""
+        """An effect reference with its names turned into ids: a key of :func:`~omen_search.games.heir.rules.programs`, or ``()``."""
         ref = list(self.items(value, path, most=16))
         if not ref:
             return ()
@@ -591,7 +552,7 @@ def _check_destroyed(r: _Reader, state: GameState, p: int, path: str) -> None:
         r.fail(path, f"destroyed units wait only in phases 'war_keep' and 'war_enduring', not {state.phase!r}")
     for t, n in enumerate(state.destroyed[p]):
         unit = state.units[t]
-        if n and not (unit.enduring and state._resolves_for(unit, p)):
+        if n and not (unit.enduring and unit.resolves_for(state.config.gods[p])):
             r.fail(path, f"{unit.name!r} is not an ENDURING unit whose abilities resolve for seat {p}")
         if n and state.destroyed[0][t] + (state.destroyed[1][t] if p == 1 else 0) > state.discard.count(t):
             r.fail(path, f"{unit.name!r} is listed more often than the discard pile holds it")

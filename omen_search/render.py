@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from omen_search.games.heir.rules import CITIES
 from omen_search.moves import Move
-from omen_search.reference.state import CITIES
 from omen_search.state import State
 
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol, Self
 
 if TYPE_CHECKING:  # type-only: the rules engines may import this module without a cycle
     from omen_search.cards import CardSet, Unit
+    from omen_search.games.heir.rules import Config, Pending
     from omen_search.moves import Move
-    from omen_search.reference.state import Config, Pending
     from omen_search.rng import Rng
 
 

@@ -17,9 +17,8 @@ from hypothesis import strategies as st
 from omen_search.cards import default_cards
 from omen_search.errors import FormatError, OmenError
 from omen_search.moves import VERBS, Move
+from omen_search.games.heir.rules import DECISIONS, PHASES
 from omen_search.positions import (
-    DECISIONS,
-    PHASES,
     load_observation,
     load_position,
     load_position_file,

@@ -29,6 +29,7 @@ import numpy as np
 from omen_search import cards as _limits
 from omen_search.cards import GODS, CardSet, default_cards
 from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import LEVELS, Config, Pending, program
 from omen_search.moves import VERBS, Move
 from omen_search.rng import Rng
@@ -2122,7 +2123,6 @@ cdef class CoreState:
         return (0.0, 0.0) if w is None else (float(w == 0), float(w == 1))
 
     def observation(self, int player):
-        from omen_search.positions import observe
         return observe(self, player)
 
     def playout(self, seed: int = 0):

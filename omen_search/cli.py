@@ -23,6 +23,7 @@ from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
 from omen_search.games.heir.rules import CH, DEFAULT_MAX_TURNS, LEVELS, Config
+from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
 from omen_search.render import describe_advice, describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
@@ -293,7 +294,6 @@ def cmd_advise(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from omen_search.advisor import Advice, Advisor
-    from omen_search.positions import read_json_file
 
     cards = load_cards(args.cards)
     if args.observation is not None:

@@ -1,7 +1,9 @@
 """Positions and observations as JSON: what a whole game state is, and what one player knows of it.
 
-A *position* is the full state (for tests, puzzles and debugging). An *observation* is exactly what one
-player knows: their own hand, every public thing, and counts of the hidden things. Both load with
+A *position* is the full state (for tests, puzzles and debugging): :func:`to_position` writes it as
+the public view of :mod:`omen_search.games.heir.observe` plus what no player sees. An *observation* is
+exactly what one player knows (:func:`~omen_search.games.heir.observe.observe` writes it): their own
+hand, every public thing, and counts of the hidden things. Both load here, with
 validation that names the JSON path of a bad field (``observation.hand[2]: unknown card 'Opal
 Statue'``) and rejects impossible situations. ``docs/formats.md`` documents both with examples.
 
@@ -18,6 +20,15 @@ from typing import Any, NamedTuple, NoReturn
 
 from omen_search.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, default_cards, load_cards
 from omen_search.errors import FormatError, OmenError, shown
+from omen_search.games.heir.observe import (
+    NAMED_REFS,
+    OBSERVATION_FORMAT,
+    observe,
+    public_view,
+    seat_view,
+    tile_names,
+    unit_names,
+)
 from omen_search.games.heir.rules import (
     CAPACITY,
     CH,
@@ -44,8 +55,6 @@ from omen_search.rng import MASK64, Rng
 from omen_search.state import State
 
 POSITION_FORMAT = "omen-position/1"
-OBSERVATION_FORMAT = "omen-observation/1"
-_NAMED_REFS = {"unit": "unit", "maneuver": "unit", "built": "unit", "reward": "reward", "structure": "structure"}
 
 
 class _Shape(NamedTuple):
@@ -92,120 +101,18 @@ def _in_a_city(ref: tuple) -> bool:
 # ------------------------------------------------------------------------------ writing
 
 
-def _names(state: State, counts: list[int]) -> list[str]:
-    return [state.units[t].name for t, n in enumerate(counts) for _ in range(n)]
-
-
-def _ref_out(cards: CardSet, ref: tuple) -> list:
-    out = list(ref)
-    if ref and ref[0] in _NAMED_REFS and len(ref) > 1:
-        kind = _NAMED_REFS[ref[0]]
-        out[1] = {"unit": cards.units, "reward": cards.rewards, "structure": cards.structures}[kind][ref[1]].name
-    return out
-
-
-def _pending_out(state: State, d: Pending | None) -> dict[str, Any] | None:
-    if d is None:
-        return None
-    return {
-        "kind": d.kind,
-        "player": d.player,
-        "owner": d.owner,
-        "n": d.n,
-        "last": d.last,
-        "card": state.units[d.card].name if d.card >= 0 else None,
-        "city": d.city,
-        "ref": _ref_out(state.cards, d.ref),
-        "index": d.index,
-        **({"moved": [[state.units[k % state.T].name, k // state.T] for k in d.moved]} if d.kind == "move" else {}),
-    }
-
-
-def _common(state: State) -> dict[str, Any]:
-    """The public part shared by positions and observations."""
-    return {
-        "ruleset": state.cards.ruleset,
-        "cards": {"name": state.cards.name, "sha256": state.cards.sha256},
-        "config": {
-            "first_player": state.config.first_player,
-            "gods": list(state.config.gods),
-            "emissary": state.config.emissary,
-            "max_turns": state.config.max_turns,
-            **({"level": state.config.level} if state.config.level is not None else {}),
-        },
-        **({"heir_reserve": state.reserve} if state.config.level is not None else {}),
-        "turn": state.turn,
-        "active": state.active,
-        "first_turn": state.first_turn,
-        "phase": state.phase,
-        "ply": state.ply,
-        "favor": state.favor,
-        "discard": [state.units[t].name for t in state.discard],
-        "cities": [[_names(state, state.cities[c][p]) for p in (0, 1)] for c in range(CITIES)],
-        "revealed": _names(state, state.revealed),
-        "limbo": _names(state, state.limbo),
-        "flags": {
-            "discount_used": state.discount_used,
-            "reward_used": state.reward_used,
-            "reveal_again_used": state.reveal_again_used,
-        },
-        "war": {"city": state.war_city, "victor": state.war_victor, "keep_step": state.keep_step},
-        "stack": [
-            {"ref": _ref_out(state.cards, ref), "index": i, "owner": o, "city": c} for ref, i, o, c in state.stack
-        ],
-        "pending": _pending_out(state, state.pending),
-    }
-
-
-def _tile_names(state: State, ids: list[int]) -> list[str]:
-    return [state.cards.rewards[r].name for r in ids]
-
-
-def _player(state: State, p: int, full: bool) -> dict[str, Any]:
-    slot = state.building[p]
-    structures = state.cards.structures_of(state.config.gods[p])
-    out = {
-        "hand": _names(state, state.hands[p]) if full else None,
-        "hand_size": state.hand_size(p),
-        "known": _names(state, state.known[p]),
-        "coins": state.coins[p],
-        "unused_tiles": _tile_names(state, state.unused[p]) if full else None,
-        "unused_count": len(state.unused[p]),
-        "used_tiles": _tile_names(state, state.used[p]),
-        "building": structures[slot].name if slot >= 0 else None,
-        "under_count": sum(state.under[p]),
-        "completed": [structures[s].name for s in range(3) if state.completed[p][s]],
-        "destroyed": _names(state, state.destroyed[p]),
-    }
-    return out
-
-
 def to_position(state: State) -> dict[str, Any]:
     """The full state as a JSON-ready dict (format ``omen-position/1``)."""
-    out = {"format": POSITION_FORMAT, **_common(state)}
+    out = {"format": POSITION_FORMAT, **public_view(state)}
     out["rng"] = [f"{w:016x}" for w in state.rng.s]
     out["deck"] = [state.units[t].name for t in state.deck]
-    out["city_tiles"] = [_tile_names(state, state.city_tiles[c]) for c in range(CITIES)]
+    out["city_tiles"] = [tile_names(state, state.city_tiles[c]) for c in range(CITIES)]
     out["players"] = []
     for p in (0, 1):
-        player = _player(state, p, full=True)
-        player["under"] = _names(state, state.under[p])
+        player = seat_view(state, p, full=True)
+        player["under"] = unit_names(state, state.under[p])
         player["emissary"] = state.units[state.emissaries[p]].name if state.emissaries[p] >= 0 else None
         out["players"].append(player)
-    return out
-
-
-def observe(state: State, player: int) -> dict[str, Any]:
-    """What ``player`` knows (format ``omen-observation/1``): nothing hidden from them is in it."""
-    if player not in (0, 1):
-        raise FormatError(f"player: must be 0 or 1, got {player!r}")
-    out = {"format": OBSERVATION_FORMAT, "player": player, **_common(state)}
-    out["deck_size"] = len(state.deck)
-    out["city_tiles"] = [len(state.city_tiles[c]) for c in range(CITIES)]
-    out["players"] = [_player(state, p, full=(p == player)) for p in (0, 1)]
-    e = state.emissaries
-    out["players"][player]["emissary"] = state.units[e[player]].name if e[player] >= 0 else None
-    out["players"][1 - player]["emissary_chosen"] = e[1 - player] >= 0
     return out
 
 
@@ -297,11 +204,11 @@ class _Reader:
             return ()
         if not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in ref):
             self.fail(path, f"must list names and numbers, got {shown(value)}")
-        if ref[0] in _NAMED_REFS and len(ref) > 1:
+        if ref[0] in NAMED_REFS and len(ref) > 1:
             table = {"unit": self.unit_ids, "reward": self.tile_ids,
-                     "structure": {s.name: s.index for s in self.cards.structures}}[_NAMED_REFS[ref[0]]]
+                     "structure": {s.name: s.index for s in self.cards.structures}}[NAMED_REFS[ref[0]]]
             if ref[1] not in table:
-                self.fail(f"{path}[1]", f"unknown {_NAMED_REFS[ref[0]]} {shown(ref[1])}")
+                self.fail(f"{path}[1]", f"unknown {NAMED_REFS[ref[0]]} {shown(ref[1])}")
             ref[1] = table[ref[1]]
         out = tuple(ref)
         if out not in programs(self.cards):

@@ -29,9 +29,10 @@ from omen_search.advisor import HIDDEN_EMISSARY, ROBUSTNESS_MOVES, Advice, Advis
 from omen_search.cli import main
 from omen_search.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
+from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import Config
 from omen_search.moves import Move
-from omen_search.positions import load_observation, load_position, load_position_file, observe
+from omen_search.positions import load_observation, load_position, load_position_file
 from omen_search.records import replay
 from omen_search.render import describe_advice
 from omen_search.search import Limit

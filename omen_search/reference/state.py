@@ -24,6 +24,7 @@ from typing import Any
 
 from omen_search.cards import GODS, CardSet, Effect, Unit, default_cards
 from omen_search.errors import IllegalMoveError
+from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import (
     CAPACITY,
     CH,
@@ -212,8 +213,6 @@ class GameState:
 
     def observation(self, player: int) -> dict[str, Any]:
         """Exactly what ``player`` knows, as a JSON-ready dict (see ``docs/formats.md``)."""
-        from omen_search.positions import observe
-
         return observe(self, player)
 
     # ------------------------------------------------------------------ snapshots (undo, clone)

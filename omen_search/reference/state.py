@@ -59,7 +59,58 @@ from omen_search.moves import Move
 from omen_search.rng import Rng
 
 
-class GameState:
+class Parts:
+    """What a game in progress is made of, as plain data under the State interface's names: the
+    zones (count arrays indexed by unit id, piles and tile stacks with the top last), the turn, the
+    phase, the effect stack, the pending decision and the generator.
+
+    A new one is the table before the deal, as Setup 3 and 4 leave it: every zone empty, every flag
+    clear, the first player to act, the second player's god favored. A format fills one in from a
+    document and builds the game with :meth:`GameState.from_parts`; :class:`GameState` adds the rules.
+    """
+
+    def __init__(self, cards: CardSet, config: Config):
+        T = len(cards.units)
+        self.cards = cards
+        self.config = config
+        self.units: tuple[Unit, ...] = cards.units
+        self.T = T
+        self.seed: int | None = None  # the deal's seed, for records; None for a state not dealt from one
+        self.rng = Rng(0)
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.city_tiles: list[list[int]] = [[] for _ in range(CITIES)]
+        self.hands = [[0] * T, [0] * T]
+        self.known = [[0] * T, [0] * T]  # per seat, the hand cards the opponent knows about
+        self.cities = [[[0] * T, [0] * T] for _ in range(CITIES)]
+        self.under = [[0] * T, [0] * T]
+        self.revealed = [0] * T
+        self.limbo = [0] * T  # units of a side awaiting the keep decision after a war
+        self.building = [-1, -1]
+        self.completed = [[False] * 3, [False] * 3]
+        self.unused: list[list[int]] = [[], []]  # reward tiles won, face down (sorted ids)
+        self.used: list[list[int]] = [[], []]  # reward tiles used, face up (sorted ids)
+        self.coins = [0, 0]
+        self.reserve = 0  # the Corrupted Heir's coins beside its card; its treasury is coins[CH]
+        self.destroyed = [[0] * T, [0] * T]  # ENDURING units destroyed in the current war
+        self.stack: list[tuple] = []
+        self.pending: Pending | None = None
+        self.emissaries = [-1, -1]
+        self.active = config.first_player
+        self.turn = 1
+        self.first_turn = True
+        self.discount_used = False
+        self.reward_used = False
+        self.reveal_again_used = False
+        self.war_city = -1
+        self.war_victor = -1
+        self.keep_step = 0
+        self.ply = 0
+        self.favor = config.gods[1 - config.first_player]  # Setup 3: the second player's god is favored
+        self.phase = EMISSARY if config.emissary else WEALTH_REVEAL  # Setup 4
+
+
+class GameState(Parts):
     """A game of Heir to the Dunes in progress, with the State interface every engine shares.
 
     >>> s = GameState.new(seed=7)
@@ -70,14 +121,10 @@ class GameState:
     # ------------------------------------------------------------------ construction
 
     def __init__(self, cards: CardSet, config: Config):
-        self.cards = cards
-        self.config = config
-        self.units: tuple[Unit, ...] = cards.units
-        self.T = len(cards.units)
+        """The table before the deal (see :class:`Parts`), with no moves played."""
+        super().__init__(cards, config)
         self.history: list[tuple] = []
         self.moves: list[Move] = []
-        self.seed: int | None = None  # the deal's seed (set by new() and load_position); for records
-        self.reserve = 0  # the Corrupted Heir's coins beside its card (solo game only)
 
     @classmethod
     def new(cls, seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> GameState:
@@ -88,40 +135,23 @@ class GameState:
         state.run_to_decision()
         return state
 
+    @classmethod
+    def from_parts(cls, parts: Parts) -> GameState:
+        """A game laid out exactly as ``parts`` (copied), with no moves played: how a format builds
+        the position it has read and checked. Nothing is checked or resolved here;
+        :meth:`run_to_decision` goes on from an automatic phase."""
+        state = cls(parts.cards, parts.config)
+        state._restore(tuple(getattr(parts, f) for f in cls._FIELDS))
+        state.seed = parts.seed
+        return state
+
     def _setup(self, rng: Rng) -> None:
-        T = self.T
+        """Deal onto the empty table: reward tiles, the deck, hands and coins (Setup 1–3)."""
         self.rng = rng
         tiles = list(range(len(self.cards.rewards)))
         rng.shuffle(tiles)  # Setup 1: tiles[0:3] to city 0, [3:6] to city 1, [6:9] to city 2
         self.city_tiles = [tiles[3 * c : 3 * c + 3] for c in range(CITIES)]
         self.deck = self.cards.shuffled_deck(rng.shuffle)  # Setup 2; the top of the deck is the end of the list
-        self.discard: list[int] = []
-        self.hands = [[0] * T, [0] * T]
-        self.known = [[0] * T, [0] * T]
-        self.cities = [[[0] * T, [0] * T] for _ in range(CITIES)]
-        self.under = [[0] * T, [0] * T]
-        self.revealed = [0] * T
-        self.limbo = [0] * T  # units of a side awaiting the keep decision after a war
-        self.building = [-1, -1]
-        self.completed = [[False] * 3, [False] * 3]
-        self.unused: list[list[int]] = [[], []]  # reward tiles won, face down (sorted ids)
-        self.used: list[list[int]] = [[], []]  # reward tiles used, face up (sorted ids)
-        self.coins = [0, 0]
-        self.destroyed = [[0] * T, [0] * T]  # ENDURING units destroyed in the current war
-        self.stack: list[tuple] = []
-        self.pending: Pending | None = None
-        self.emissaries = [-1, -1]
-        self.active = self.config.first_player
-        self.turn = 1
-        self.first_turn = True
-        self.discount_used = False
-        self.reward_used = False
-        self.reveal_again_used = False
-        self.war_city = -1
-        self.war_victor = -1
-        self.keep_step = 0
-        self.ply = 0
-        self.reserve = 0  # the Corrupted Heir's coins beside its card; its treasury is coins[CH]
         if self.config.solo:
             self.coins[CH] = CH_START_TREASURY[self.config.level]  # type: ignore[index]
             self.reserve = CH_COINS - self.coins[CH]
@@ -134,8 +164,6 @@ class GameState:
         for p in (0, 1):
             self._draw(p, START_HAND)
             self._gain(p, START_COINS)
-        self.favor = self._god(1 - self.active)  # Setup 3: the second player's god is favored
-        self.phase = EMISSARY if self.config.emissary else WEALTH_REVEAL
 
     # ------------------------------------------------------------------ the State interface
 
@@ -192,7 +220,7 @@ class GameState:
         other._restore(self._snapshot())
         other.history = list(self.history)
         other.moves = list(self.moves)
-        other.seed = getattr(self, "seed", None)
+        other.seed = self.seed
         return other
 
     def scores(self) -> tuple[int, int]:

@@ -25,7 +25,7 @@ from omen_search.files import check_output
 from omen_search.games.heir.rules import CH, DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
-from omen_search.render import describe_advice, describe_board, describe_move, describe_result, god_name
+from omen_search.render import describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
 from omen_search.search import Limit
 
@@ -293,7 +293,7 @@ def _limit(args: argparse.Namespace, default_iterations: int) -> Limit:
 def cmd_advise(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from omen_search.advisor import Advice, Advisor
+    from omen_search.advisor import Advice, Advisor, describe_advice
 
     cards = load_cards(args.cards)
     if args.observation is not None:
@@ -377,7 +377,7 @@ def cmd_engine(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from omen_search.advisor import Advisor
+    from omen_search.advisor import Advisor, describe_advice
 
     cards = load_cards(None)
     advised = args.seat

@@ -16,7 +16,6 @@ from typing import Any
 
 from omen_search.bots import RandomBot
 from omen_search.engines import new_game
-from omen_search.perft import perft
 from omen_search.reference.state import GameState
 from omen_search.search import Limit, ismcts
 

@@ -519,9 +519,9 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
         try:
             parts.rng = Rng.from_state([int(w, 16) & MASK64 for w in words])
         except (TypeError, ValueError):
-            r.fail(f"{root}.rng", "must be four hexadecimal parts words")
+            r.fail(f"{root}.rng", "must be four hexadecimal state words")
         if len(words) != 4 or not any(parts.rng.s):
-            r.fail(f"{root}.rng", "must be four hexadecimal parts words, not all zero")
+            r.fail(f"{root}.rng", "must be four hexadecimal state words, not all zero")
     else:
         parts.rng = Rng(seed)
     _read_public(r, doc, root, parts)
@@ -611,14 +611,14 @@ def load_observation(data: Any, cards: CardSet | None = None, root: str = "obser
     Checks every name, count and capacity, and that the hidden counts add up to the 40 cards and 9
     tiles of the set. Raises :class:`FormatError` naming the JSON path of the first bad field.
     """
-    parts, me = state_from_observation(data, cards, root)
-    return observe(parts, me)
+    state, me = state_from_observation(data, cards, root)
+    return observe(state, me)
 
 
 def state_from_observation(
     data: Any, cards: CardSet | None = None, root: str = "observation"
 ) -> tuple[GameState, int]:
-    """A full parts that the observing player would observe exactly as ``data``, and that player.
+    """A full state that the observing player would observe exactly as ``data``, and that player.
 
     What the player cannot see is dealt from exactly the unseen cards and tiles in card order
     (a determinisation then shuffles it: ``CoreState.determinized``). Validates as

@@ -69,6 +69,15 @@ class Parts:
     document and builds the game with :meth:`GameState.from_parts`; :class:`GameState` adds the rules.
     """
 
+    # The parts that change as the game goes on: what a snapshot (undo, clone) holds and
+    # GameState.from_parts copies; the rest (cards, config, units, T, seed) is set when a game is made.
+    _FIELDS = (
+        "deck", "discard", "city_tiles", "hands", "known", "cities", "under", "revealed", "limbo",
+        "building", "completed", "unused", "used", "coins", "destroyed", "stack", "pending",
+        "emissaries", "active", "turn", "first_turn", "discount_used", "reward_used",
+        "reveal_again_used", "war_city", "war_victor", "keep_step", "ply", "favor", "phase", "rng", "reserve",
+    )
+
     def __init__(self, cards: CardSet, config: Config):
         T = len(cards.units)
         self.cards = cards
@@ -244,13 +253,6 @@ class GameState(Parts):
         return observe(self, player)
 
     # ------------------------------------------------------------------ snapshots (undo, clone)
-
-    _FIELDS = (
-        "deck", "discard", "city_tiles", "hands", "known", "cities", "under", "revealed", "limbo",
-        "building", "completed", "unused", "used", "coins", "destroyed", "stack", "pending",
-        "emissaries", "active", "turn", "first_turn", "discount_used", "reward_used",
-        "reveal_again_used", "war_city", "war_victor", "keep_step", "ply", "favor", "phase", "rng", "reserve",
-    )
 
     def _snapshot(self) -> tuple:
         return tuple(_deep_copy(getattr(self, f)) for f in self._FIELDS)

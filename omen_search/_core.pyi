@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from omen_search.cards import CardSet, Unit
 from omen_search.moves import Move
-from omen_search.reference.state import Config, Pending
+from omen_search.games.heir.rules import Config, Pending
 from omen_search.rng import Rng
 
 PHASE_NAMES: tuple[str, ...]

@@ -29,10 +29,11 @@ from typing import Any, Literal
 
 from omen_search.cards import CardSet
 from omen_search.errors import FormatError, OmenError, UsageError
+from omen_search.games.heir.observe import observe
 from omen_search.jsonio import parse_json
 from omen_search.limits import WORKERS, check_int
 from omen_search.moves import Move
-from omen_search.positions import observe, state_from_observation
+from omen_search.positions import state_from_observation
 from omen_search.records import RECORD_FORMAT, replay
 from omen_search.reference.state import CITIES, GameState
 from omen_search.rng import MASK64, Rng
@@ -126,6 +127,30 @@ class Advice:
 def _num(x: float) -> float | None:
     """JSON has no NaN: an unmeasured value (a forced move is not searched) is null."""
     return None if math.isnan(x) else round(x, 4)
+
+
+def describe_advice(advice: Advice, top: int | None = None, indent: str = "") -> str:
+    """The advisor's ranking as a table: rank, move, win %, its 95% interval, VP margin and
+    robustness (share of determinisations in which the move was best), then the war outlook.
+
+    A forced move is not searched, so it has no numbers; a value not measured yet (robustness in
+    a partial report) shows as ``-``."""
+    moves = advice.moves[:top] if top else advice.moves
+    width = max([len(str(m.move)) for m in moves] + [4])
+    lines = [f"{indent}{'#':>2}  {'move':{width}}  {'win %':>6}  {'95% interval':>13}  {'VP margin':>9}  {'robust':>6}"]
+    for rank, m in enumerate(moves, 1):
+        if m.visits == 0:
+            lines.append(f"{indent}{rank:>2}  {str(m.move):{width}}  (the only legal move: nothing to search)")
+            continue
+        robust = "-" if math.isnan(m.best_share) else f"{100 * m.best_share:.0f}%"
+        lines.append(f"{indent}{rank:>2}  {str(m.move):{width}}  {100 * m.win_prob:6.1f}  "
+                     f"{100 * m.win_prob_low:5.1f} - {100 * m.win_prob_high:5.1f}  {m.vp_margin:+9.1f}  "
+                     f"{robust:>6}")
+    if advice.war_outlook:
+        wars = ", ".join(f"city{c.city} {100 * c.win_next:.0f}% ({c.expected_tiles:.1f} of {c.tiles} tiles)"
+                         for c in advice.war_outlook)
+        lines.append(f"{indent}next war won (expected tiles taken) after the best move: {wars}")
+    return "\n".join(lines)
 
 
 class Advisor:

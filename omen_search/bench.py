@@ -15,8 +15,10 @@ import time
 from typing import Any
 
 from omen_search.bots import RandomBot
+from omen_search.engines import new_game
 from omen_search.perft import perft
 from omen_search.reference.state import GameState
+from omen_search.search import Limit, ismcts
 
 MIN_SECONDS = 0.05  # the shortest measurement: a search or a game needs some milliseconds
 SIGNATURE_GAMES = 200  # seeds 0..199
@@ -35,8 +37,6 @@ def _rate(fn, min_seconds: float) -> tuple[float, int]:
 
 
 def _midgame(engine: str, seed: int = 11, plies: int = 40) -> Any:
-    from omen_search.engines import new_game
-
     state = new_game(engine, seed)
     bot = RandomBot(seed)
     while state.ply < plies and not state.is_terminal():
@@ -103,8 +103,6 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
     core_rate = core_games / (time.perf_counter() - start)
 
     probe = search(CoreState.new(seed=3), 0, seconds, 0.7, False, 1, 4_000_000)
-    from omen_search.search import Limit, ismcts
-
     threads = max(2, min(4, os.cpu_count() or 1))  # root parallelism: one search per thread
     parallel = ismcts(CoreState.new(seed=3), Limit(seconds=seconds), seed=1, workers=threads)
 

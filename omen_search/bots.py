@@ -1,8 +1,8 @@
 """Players that choose moves: one interface, made from spec strings.
 
 Every bot answers ``choose(state) -> Move`` for the state's current player; the state may be either
-engine's, or an observation (a dict, as :func:`omen_search.positions.observe` writes it), since the
-searching bots only use what the player can see. Bots that use chance take a seed, so a game
+engine's, or an observation (a dict, as :func:`omen_search.games.heir.observe.observe` writes it),
+since the searching bots only use what the player can see. Bots that use chance take a seed, so a game
 between seeded bots on a seeded deal replays exactly. Specs::
 
     random | human | greedy | pimc:iterations=N | ismcts:iterations=N,c=0.7 | ismcts-mo:...

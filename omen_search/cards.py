@@ -154,6 +154,11 @@ class Unit:
         """True if devoted to ``god`` (a unit devoted to both gods is devoted to each)."""
         return self.devotion == god or self.devotion == "both"
 
+    def resolves_for(self, god: str) -> bool:
+        """H-dev-1: whether the unit's abilities resolve for the seat of ``god`` (never when the
+        unit is devoted only to the other god)."""
+        return self.devotion in ("neutral", "both", god)
+
     def matches(self, filter: str) -> bool:
         """Whether the unit passes an effect's ``filter`` (``anubis`` includes units devoted to both)."""
         if filter == "any":
@@ -439,27 +444,50 @@ def _structure(path: str, index: int, raw: Any) -> dict[str, Any]:
     )
 
 
-def _lists(effects: tuple[Effect, ...]) -> tuple[int, int]:
-    """Effect lists and effects the engines compile for one list: itself and every list nested in it
-    (a ``then``, also an empty one, and each option of a ``choose``)."""
-    lists, code = 1, len(effects)
-    for e in effects:
-        for nested in ([e.then] if e.op in ("steal_unit", "if_favored") else []) + [o.effects for o in e.options]:
-            more = _lists(nested)
-            lists, code = lists + more[0], code + more[1]
-    return lists, code
+def nested_lists(effect: Effect) -> list[tuple[str | int, tuple[Effect, ...]]]:
+    """The effect lists nested in one effect, each with the key that names it in a ``ref``:
+    ``"then"`` for a ``steal_unit``'s or an ``if_favored``'s (an empty one too), ``k`` for option
+    ``k`` of a ``choose``."""
+    then: list[tuple[str | int, tuple[Effect, ...]]] = (
+        [("then", effect.then)] if effect.op in ("steal_unit", "if_favored") else [])
+    return then + [(k, option.effects) for k, option in enumerate(effect.options)]
+
+
+def effect_lists(units: tuple[Unit, ...], rewards: tuple[RewardTile, ...],
+                 structures: tuple[Structure, ...] | list[Structure]) -> dict[tuple, tuple[Effect, ...]]:
+    """Every effect list the engines run for a set, by the ``ref`` an effect frame or a decision
+    names it with: each unit's abilities (``("unit", 3, "reinforce")``), its MANEUVER
+    (``("maneuver", 3)``) and the discard that follows its BUILD (``("built", 3)``), each reward
+    tile's and structure's effects, the choice of which REINFORCE to resolve (``("reinforce",)``),
+    and every list nested in these (``ref + (i, key)`` for :func:`nested_lists` of effect ``i``)."""
+    lists: dict[tuple, tuple[Effect, ...]] = {}
+
+    def add(ref: tuple, effects: tuple[Effect, ...]) -> None:
+        lists[ref] = effects
+        for i, e in enumerate(effects):
+            for key, nested in nested_lists(e):
+                add(ref + (i, key), nested)
+
+    for u in units:
+        for ability in ("labor", "reinforce", "invocation"):
+            if getattr(u, ability):
+                add(("unit", u.index, ability), getattr(u, ability))
+        if u.maneuver:  # H-surge-7
+            add(("maneuver", u.index), (Effect("move", n=u.maneuver, mode="maneuver"),))
+        add(("built", u.index), (Effect("discard_built", n=u.index),))  # H-offer-1 (c): after its LABOR
+    for tile in rewards:
+        add(("reward", tile.index), tile.effects)
+    for structure in structures:
+        add(("structure", structure.index), structure.completed)
+    add(("reinforce",), (Effect("reinforce_choice"),))  # H-surge-5
+    return lists
 
 
 def compiled_size(units: tuple[Unit, ...], rewards: tuple[RewardTile, ...],
                   structures: tuple[Structure, ...] | list[Structure]) -> tuple[int, int]:
-    """The effect lists and effects the engines compile for a set: every ability and nested list,
-    and per unit one list for BUILD's discard (and one for its MANEUVER), plus the REINFORCE choice."""
-    lists = code = len(units) + sum(1 for u in units if u.maneuver) + 1
-    for effects in [getattr(u, f) for u in units for f in ("reinforce", "invocation", "labor") if getattr(u, f)] + [
-            r.effects for r in rewards] + [s.completed for s in structures]:
-        more = _lists(effects)
-        lists, code = lists + more[0], code + more[1]
-    return lists, code
+    """The effect lists and effects the engines compile for a set (:func:`effect_lists`)."""
+    lists = effect_lists(units, rewards, structures)
+    return len(lists), sum(map(len, lists.values()))
 
 
 class _StackDepth:
@@ -477,8 +505,7 @@ class _StackDepth:
         """Frames while ``effects`` resolve, its own included."""
         extra = 0
         for e in effects:
-            nested = ([e.then] if e.op in ("steal_unit", "if_favored") else []) + [o.effects for o in e.options]
-            extra = max([extra] + [self.of(n) for n in nested])
+            extra = max([extra] + [self.of(nested) for _, nested in nested_lists(e)])
             if e.op in ("play_free", "unearth"):
                 extra = max(extra, self.play())
         return 1 + extra

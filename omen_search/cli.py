@@ -15,17 +15,18 @@ from importlib import metadata
 from typing import NoReturn
 
 from omen_search import __version__, limits
+from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
+from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.bots import BOT_KINDS, CORRUPTED_HEIR, bot_seed, make_bot, split_players
 from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
+from omen_search.games.heir.rules import CH, DEFAULT_MAX_TURNS, LEVELS, Config
+from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
-from omen_search.reference.state import CH, DEFAULT_MAX_TURNS, LEVELS, Config
-from omen_search.render import describe_advice, describe_board, describe_move, describe_result, god_name
+from omen_search.render import describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
-from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
-from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.search import Limit
 
 GAMES = ("heir", "heir-solo")
@@ -292,8 +293,7 @@ def _limit(args: argparse.Namespace, default_iterations: int) -> Limit:
 def cmd_advise(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from omen_search.advisor import Advice, Advisor
-    from omen_search.positions import read_json_file
+    from omen_search.advisor import Advice, Advisor, describe_advice
 
     cards = load_cards(args.cards)
     if args.observation is not None:
@@ -377,7 +377,7 @@ def cmd_engine(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from omen_search.advisor import Advisor
+    from omen_search.advisor import Advisor, describe_advice
 
     cards = load_cards(None)
     advised = args.seat

@@ -7,11 +7,12 @@ takes either.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from omen_search.cards import CardSet
 from omen_search.errors import UsageError
-from omen_search.reference.state import Config, GameState
+from omen_search.games.heir.rules import Config
+from omen_search.reference.state import GameState
 from omen_search.state import State
 
 EngineName = Literal["core", "reference"]
@@ -28,3 +29,10 @@ def new_game(engine: str = "core", seed: int = 0, cards: CardSet | None = None, 
         return CoreState.new(seed=seed, cards=cards, config=config)
     raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
 
+
+if TYPE_CHECKING:
+    from omen_search._core import CoreState
+
+    def _both_engines_conform(reference: GameState, core: CoreState) -> tuple[State, State]:
+        """Never called: mypy fails here if either engine drifts from the State protocol."""
+        return reference, core

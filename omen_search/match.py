@@ -40,10 +40,10 @@ from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
 from omen_search.files import check_output
+from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.jsonio import parse_json
 from omen_search.limits import GAMES, RAY_TASKS, TURNS, WORKERS, check_int
 from omen_search.records import make_record, write_record
-from omen_search.reference.state import DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.rng import MASK64, splitmix64
 from omen_search.stats import Sprt, elo_interval, los, pentanomial_sample, trinomial_sample, wilson
 

@@ -1,7 +1,9 @@
 """Positions and observations as JSON: what a whole game state is, and what one player knows of it.
 
-A *position* is the full state (for tests, puzzles and debugging). An *observation* is exactly what one
-player knows: their own hand, every public thing, and counts of the hidden things. Both load with
+A *position* is the full state (for tests, puzzles and debugging): :func:`to_position` writes it as
+the public view of :mod:`omen_search.games.heir.observe` plus what no player sees. An *observation* is
+exactly what one player knows (:func:`~omen_search.games.heir.observe.observe` writes it): their own
+hand, every public thing, and counts of the hidden things. Both load here, with
 validation that names the JSON path of a bad field (``observation.hand[2]: unknown card 'Opal
 Statue'``) and rejects impossible situations. ``docs/formats.md`` documents both with examples.
 
@@ -16,43 +18,44 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
-from omen_search.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, Effect, default_cards, load_cards
+from omen_search.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, default_cards, load_cards
 from omen_search.errors import FormatError, OmenError, shown
-from omen_search.jsonio import parse_json, read_json_file
-from omen_search.limits import TURNS
-from omen_search.reference.state import (
+from omen_search.games.heir.observe import (
+    NAMED_REFS,
+    OBSERVATION_FORMAT,
+    observe,
+    public_view,
+    seat_view,
+    tile_names,
+    unit_names,
+)
+from omen_search.games.heir.rules import (
     CAPACITY,
     CH,
     CH_COINS,
     CITIES,
     COINS,
+    DECISIONS,
     GAME_OVER,
     LEVELS,
+    PHASES,
     SURGE,
+    WAR_ENDURING,
+    WAR_KEEP,
     WEALTH,
     WEALTH_AGAIN,
     Config,
-    GameState,
-    WAR_ENDURING,
-    WAR_KEEP,
     Pending,
-    _program,
+    programs,
+    unit_count,
 )
+from omen_search.jsonio import parse_json, read_json_file
+from omen_search.limits import TURNS
+from omen_search.reference.state import GameState, Parts
 from omen_search.rng import MASK64, Rng
 from omen_search.state import State
 
 POSITION_FORMAT = "omen-position/1"
-OBSERVATION_FORMAT = "omen-observation/1"
-PHASES = (
-    "emissary", "wealth_reveal", "wealth_again", "wealth", "surge_start", "surge", "war", "war_keep",
-    "war_enduring", "offering", "offering_limits", "end_check", "game_over",
-)
-DECISIONS = (
-    "emissary", "reveal", "wealth", "surge", "reinforce", "war", "keep", "enduring", "discard",
-    "trash", "entomb", "structure", "reclaim", "move", "steal", "play_free", "unearth", "choose",
-    "offering",
-)
-_NAMED_REFS = {"unit": "unit", "maneuver": "unit", "built": "unit", "reward": "reward", "structure": "structure"}
 
 
 class _Shape(NamedTuple):
@@ -88,38 +91,6 @@ _SHAPES = {
     "unearth": _Shape(n=(0, "revealed"), last="unit", card=True, owner=True),
     "choose": _Shape("choose", owner=True, city="frame"),
 }
-_PROGRAMS: dict[str, dict[tuple, tuple[Effect, ...]]] = {}
-
-
-def programs(cards: CardSet) -> dict[tuple, tuple[Effect, ...]]:
-    """Every effect list a frame or a decision can point at, by its ``ref`` (the lists the core
-    compiles), with its effects: each unit's abilities, MANEUVER and BUILD, each reward tile and
-    structure, the REINFORCE choice, and the lists nested in them."""
-    if cards.sha256 not in _PROGRAMS:
-        found: dict[tuple, tuple[Effect, ...]] = {}
-
-        def add(ref: tuple) -> None:
-            effects = found[ref] = _program(cards, ref)
-            for i, e in enumerate(effects):
-                if e.op in ("steal_unit", "if_favored"):
-                    add(ref + (i, "then"))
-                for k in range(len(e.options)):
-                    add(ref + (i, k))
-
-        for u in cards.units:
-            for ability in ("labor", "reinforce", "invocation"):
-                if getattr(u, ability):
-                    add(("unit", u.index, ability))
-            if u.maneuver:
-                add(("maneuver", u.index))
-            add(("built", u.index))
-        for tile in cards.rewards:
-            add(("reward", tile.index))
-        for structure in cards.structures:
-            add(("structure", structure.index))
-        add(("reinforce",))
-        _PROGRAMS[cards.sha256] = found
-    return _PROGRAMS[cards.sha256]
 
 
 def _in_a_city(ref: tuple) -> bool:
@@ -131,128 +102,27 @@ def _in_a_city(ref: tuple) -> bool:
 # ------------------------------------------------------------------------------ writing
 
 
-def _names(state: State, counts: list[int]) -> list[str]:
-    return [state.units[t].name for t, n in enumerate(counts) for _ in range(n)]
-
-
-def _ref_out(cards: CardSet, ref: tuple) -> list:
-    out = list(ref)
-    if ref and ref[0] in _NAMED_REFS and len(ref) > 1:
-        kind = _NAMED_REFS[ref[0]]
-        out[1] = {"unit": cards.units, "reward": cards.rewards, "structure": cards.structures}[kind][ref[1]].name
-    return out
-
-
-def _pending_out(state: State, d: Pending | None) -> dict[str, Any] | None:
-    if d is None:
-        return None
-    return {
-        "kind": d.kind,
-        "player": d.player,
-        "owner": d.owner,
-        "n": d.n,
-        "last": d.last,
-        "card": state.units[d.card].name if d.card >= 0 else None,
-        "city": d.city,
-        "ref": _ref_out(state.cards, d.ref),
-        "index": d.index,
-        **({"moved": [[state.units[k % state.T].name, k // state.T] for k in d.moved]} if d.kind == "move" else {}),
-    }
-
-
-def _common(state: State) -> dict[str, Any]:
-    """The public part shared by positions and observations."""
-    return {
-        "ruleset": state.cards.ruleset,
-        "cards": {"name": state.cards.name, "sha256": state.cards.sha256},
-        "config": {
-            "first_player": state.config.first_player,
-            "gods": list(state.config.gods),
-            "emissary": state.config.emissary,
-            "max_turns": state.config.max_turns,
-            **({"level": state.config.level} if state.config.level is not None else {}),
-        },
-        **({"heir_reserve": state.reserve} if state.config.level is not None else {}),
-        "turn": state.turn,
-        "active": state.active,
-        "first_turn": state.first_turn,
-        "phase": state.phase,
-        "ply": state.ply,
-        "favor": state.favor,
-        "discard": [state.units[t].name for t in state.discard],
-        "cities": [[_names(state, state.cities[c][p]) for p in (0, 1)] for c in range(CITIES)],
-        "revealed": _names(state, state.revealed),
-        "limbo": _names(state, state.limbo),
-        "flags": {
-            "discount_used": state.discount_used,
-            "reward_used": state.reward_used,
-            "reveal_again_used": state.reveal_again_used,
-        },
-        "war": {"city": state.war_city, "victor": state.war_victor, "keep_step": state.keep_step},
-        "stack": [
-            {"ref": _ref_out(state.cards, ref), "index": i, "owner": o, "city": c} for ref, i, o, c in state.stack
-        ],
-        "pending": _pending_out(state, state.pending),
-    }
-
-
-def _tile_names(state: State, ids: list[int]) -> list[str]:
-    return [state.cards.rewards[r].name for r in ids]
-
-
-def _player(state: State, p: int, full: bool) -> dict[str, Any]:
-    slot = state.building[p]
-    structures = state.cards.structures_of(state.config.gods[p])
-    out = {
-        "hand": _names(state, state.hands[p]) if full else None,
-        "hand_size": state.hand_size(p),
-        "known": _names(state, state.known[p]),
-        "coins": state.coins[p],
-        "unused_tiles": _tile_names(state, state.unused[p]) if full else None,
-        "unused_count": len(state.unused[p]),
-        "used_tiles": _tile_names(state, state.used[p]),
-        "building": structures[slot].name if slot >= 0 else None,
-        "under_count": sum(state.under[p]),
-        "completed": [structures[s].name for s in range(3) if state.completed[p][s]],
-        "destroyed": _names(state, state.destroyed[p]),
-    }
-    return out
-
-
 def to_position(state: State) -> dict[str, Any]:
     """The full state as a JSON-ready dict (format ``omen-position/1``)."""
-    out = {"format": POSITION_FORMAT, **_common(state)}
+    out = {"format": POSITION_FORMAT, **public_view(state)}
     out["rng"] = [f"{w:016x}" for w in state.rng.s]
     out["deck"] = [state.units[t].name for t in state.deck]
-    out["city_tiles"] = [_tile_names(state, state.city_tiles[c]) for c in range(CITIES)]
+    out["city_tiles"] = [tile_names(state, state.city_tiles[c]) for c in range(CITIES)]
     out["players"] = []
     for p in (0, 1):
-        player = _player(state, p, full=True)
-        player["under"] = _names(state, state.under[p])
+        player = seat_view(state, p, full=True)
+        player["under"] = unit_names(state, state.under[p])
         player["emissary"] = state.units[state.emissaries[p]].name if state.emissaries[p] >= 0 else None
         out["players"].append(player)
-    return out
-
-
-def observe(state: State, player: int) -> dict[str, Any]:
-    """What ``player`` knows (format ``omen-observation/1``): nothing hidden from them is in it."""
-    if player not in (0, 1):
-        raise FormatError(f"player: must be 0 or 1, got {player!r}")
-    out = {"format": OBSERVATION_FORMAT, "player": player, **_common(state)}
-    out["deck_size"] = len(state.deck)
-    out["city_tiles"] = [len(state.city_tiles[c]) for c in range(CITIES)]
-    out["players"] = [_player(state, p, full=(p == player)) for p in (0, 1)]
-    e = state.emissaries
-    out["players"][player]["emissary"] = state.units[e[player]].name if e[player] >= 0 else None
-    out["players"][1 - player]["emissary_chosen"] = e[1 - player] >= 0
     return out
 
 
 # ------------------------------------------------------------------------------ reading
 
 
-class _Reader:
-    """Typed access to a JSON document that reports the path of every bad field."""
+class DocumentReader:
+    """Typed access to a JSON document (a position, an observation, a record) that reports the
+    path of every bad field; names of cards of ``cards`` are read as their ids."""
 
     def __init__(self, cards: CardSet, root: str):
         self.cards = cards
@@ -330,17 +200,17 @@ class _Reader:
         self.fail(path, f"not a structure of {god}: {shown(value)}")
 
     def ref(self, value: Any, path: str) -> tuple:
-        """An effect reference with its names turned into ids: a key of :func:`programs`, or ``()``."""
+        """An effect reference with its names turned into ids: a key of :func:`~omen_search.games.heir.rules.programs`, or ``()``."""
         ref = list(self.items(value, path, most=16))
         if not ref:
             return ()
         if not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in ref):
             self.fail(path, f"must list names and numbers, got {shown(value)}")
-        if ref[0] in _NAMED_REFS and len(ref) > 1:
+        if ref[0] in NAMED_REFS and len(ref) > 1:
             table = {"unit": self.unit_ids, "reward": self.tile_ids,
-                     "structure": {s.name: s.index for s in self.cards.structures}}[_NAMED_REFS[ref[0]]]
+                     "structure": {s.name: s.index for s in self.cards.structures}}[NAMED_REFS[ref[0]]]
             if ref[1] not in table:
-                self.fail(f"{path}[1]", f"unknown {_NAMED_REFS[ref[0]]} {shown(ref[1])}")
+                self.fail(f"{path}[1]", f"unknown {NAMED_REFS[ref[0]]} {shown(ref[1])}")
             ref[1] = table[ref[1]]
         out = tuple(ref)
         if out not in programs(self.cards):
@@ -362,7 +232,8 @@ def _check_cards(doc: dict, cards: CardSet, root: str) -> None:
         )
 
 
-def _config(r: _Reader, doc: dict, root: str) -> Config:
+def read_config(r: DocumentReader, doc: dict, root: str) -> Config:
+    """``config`` of a document (every field optional), as the :class:`Config` it sets up."""
     raw = r.obj(r.get(doc, "config", root, {}), f"{root}.config")
     gods = r.items(raw.get("gods", list(GODS)), f"{root}.config.gods", most=2)
     if len(gods) != 2:
@@ -382,44 +253,45 @@ def _config(r: _Reader, doc: dict, root: str) -> Config:
     )
 
 
-def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
-    """Fields shared by positions and observations, into ``state``."""
-    state.turn = r.integer(r.get(doc, "turn", root, 1), f"{root}.turn", 1, state.config.max_turns)
-    state.active = r.integer(r.get(doc, "active", root), f"{root}.active", 0, 1)
-    state.first_turn = r.boolean(r.get(doc, "first_turn", root, state.turn == 1), f"{root}.first_turn")
-    state.phase = r.choice(r.get(doc, "phase", root), f"{root}.phase", PHASES)
-    state.ply = r.integer(r.get(doc, "ply", root, 0), f"{root}.ply", 0, 10**7)
-    state.favor = r.choice(r.get(doc, "favor", root), f"{root}.favor", GODS)
-    if state.config.solo:
-        state.reserve = r.integer(r.get(doc, "heir_reserve", root), f"{root}.heir_reserve", 0, CH_COINS)
-        if state.active == CH and state.phase in (WEALTH_AGAIN, WEALTH, SURGE):
-            r.fail(f"{root}.phase", f"the Corrupted Heir's turn never is in phase {state.phase!r}: its procedure "
+def _read_public(r: DocumentReader, doc: dict, root: str, parts: Parts) -> None:
+    """Fields shared by positions and observations, into ``parts``."""
+    parts.turn = r.integer(r.get(doc, "turn", root, 1), f"{root}.turn", 1, parts.config.max_turns)
+    parts.active = r.integer(r.get(doc, "active", root), f"{root}.active", 0, 1)
+    parts.first_turn = r.boolean(r.get(doc, "first_turn", root, parts.turn == 1), f"{root}.first_turn")
+    parts.phase = r.choice(r.get(doc, "phase", root), f"{root}.phase", PHASES)
+    parts.ply = r.integer(r.get(doc, "ply", root, 0), f"{root}.ply", 0, 10**7)
+    parts.favor = r.choice(r.get(doc, "favor", root), f"{root}.favor", GODS)
+    if parts.config.solo:
+        parts.reserve = r.integer(r.get(doc, "heir_reserve", root), f"{root}.heir_reserve", 0, CH_COINS)
+        if parts.active == CH and parts.phase in (WEALTH_AGAIN, WEALTH, SURGE):
+            r.fail(f"{root}.phase", f"the Corrupted Heir's turn never is in phase {parts.phase!r}: its procedure "
                                     "runs from 'wealth_reveal' to 'surge_start' and then to 'war'")
-    state.discard = r.units(r.get(doc, "discard", root, []), f"{root}.discard")
+    parts.discard = r.units(r.get(doc, "discard", root, []), f"{root}.discard")
     cities = r.items(r.get(doc, "cities", root), f"{root}.cities", most=CITIES)
     if len(cities) != CITIES:
         r.fail(f"{root}.cities", f"must list {CITIES} cities, got {len(cities)}")
-    state.cities = []
+    parts.cities = []
     for c, sides in enumerate(cities):
         sides = r.items(sides, f"{root}.cities[{c}]", most=2)
         if len(sides) != 2:
             r.fail(f"{root}.cities[{c}]", "must list the two sides (seat 0, seat 1)")
-        state.cities.append([r.counts(sides[p], f"{root}.cities[{c}][{p}]") for p in (0, 1)])
+        parts.cities.append([r.counts(sides[p], f"{root}.cities[{c}][{p}]") for p in (0, 1)])
         for p in (0, 1):
-            if state.side_count(c, p) > CAPACITY:
-                r.fail(f"{root}.cities[{c}][{p}]", f"capacity exceeded: {state.side_count(c, p)} unit-counts > {CAPACITY}")
-    state.revealed = r.counts(r.get(doc, "revealed", root, []), f"{root}.revealed")
-    state.limbo = r.counts(r.get(doc, "limbo", root, []), f"{root}.limbo")
+            if unit_count(parts.units, parts.cities[c][p]) > CAPACITY:
+                r.fail(f"{root}.cities[{c}][{p}]",
+                       f"capacity exceeded: {unit_count(parts.units, parts.cities[c][p])} unit-counts > {CAPACITY}")
+    parts.revealed = r.counts(r.get(doc, "revealed", root, []), f"{root}.revealed")
+    parts.limbo = r.counts(r.get(doc, "limbo", root, []), f"{root}.limbo")
     flags = r.obj(r.get(doc, "flags", root, {}), f"{root}.flags")
     for flag in ("discount_used", "reward_used", "reveal_again_used"):
-        setattr(state, flag, r.boolean(flags.get(flag, False), f"{root}.flags.{flag}"))
+        setattr(parts, flag, r.boolean(flags.get(flag, False), f"{root}.flags.{flag}"))
     war = r.obj(r.get(doc, "war", root, {}), f"{root}.war")
-    state.war_city = r.integer(war.get("city", -1), f"{root}.war.city", -1, CITIES - 1)
-    state.war_victor = r.integer(war.get("victor", -1), f"{root}.war.victor", -1, 1)
-    state.keep_step = r.integer(war.get("keep_step", 0), f"{root}.war.keep_step", 0, 2)
-    if state.phase in (WAR_KEEP, WAR_ENDURING) and state.war_city < 0:
-        r.fail(f"{root}.war.city", f"must be the city of the war being resolved in phase {state.phase!r}, got -1")
-    state.stack = []
+    parts.war_city = r.integer(war.get("city", -1), f"{root}.war.city", -1, CITIES - 1)
+    parts.war_victor = r.integer(war.get("victor", -1), f"{root}.war.victor", -1, 1)
+    parts.keep_step = r.integer(war.get("keep_step", 0), f"{root}.war.keep_step", 0, 2)
+    if parts.phase in (WAR_KEEP, WAR_ENDURING) and parts.war_city < 0:
+        r.fail(f"{root}.war.city", f"must be the city of the war being resolved in phase {parts.phase!r}, got -1")
+    parts.stack = []
     for i, f in enumerate(r.items(r.get(doc, "stack", root, []), f"{root}.stack", most=MAX_STACK)):
         path = f"{root}.stack[{i}]"
         f = r.obj(f, path)
@@ -427,9 +299,9 @@ def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
         if not ref:
             r.fail(f"{path}.ref", "must name the effect list the frame runs")
         owner = r.integer(r.get(f, "owner", path), f"{path}.owner", 0, 1)
-        if state.config.solo and owner == CH:
+        if parts.config.solo and owner == CH:
             r.fail(f"{path}.owner", "the Corrupted Heir's cards resolve no abilities")
-        state.stack.append((
+        parts.stack.append((
             ref,
             r.integer(r.get(f, "index", path, 0), f"{path}.index", 0, len(programs(r.cards)[ref])),
             owner,
@@ -437,15 +309,15 @@ def _read_public(r: _Reader, doc: dict, root: str, state: GameState) -> None:
         ))
 
 
-def _read_pending(r: _Reader, doc: dict, root: str, state: GameState) -> None:
+def _read_pending(r: DocumentReader, doc: dict, root: str, parts: Parts) -> None:
     """The pending decision (read after the cities, hands and revealed cards it is about); units in
     limbo wait for a keep decision."""
-    state.pending = _decision(r, doc, root, state)
-    if any(state.limbo) and (state.pending is None or state.pending.kind != "keep"):
+    parts.pending = _decision(r, doc, root, parts)
+    if any(parts.limbo) and (parts.pending is None or parts.pending.kind != "keep"):
         r.fail(f"{root}.limbo", "units wait in limbo only while a 'keep' decision is pending")
 
 
-def _decision(r: _Reader, doc: dict, root: str, state: GameState) -> Pending | None:
+def _decision(r: DocumentReader, doc: dict, root: str, parts: Parts) -> Pending | None:
     """``pending``, checked against what a decision of its kind holds (:data:`_SHAPES`) and the
     effect it points at."""
     if r.get(doc, "pending", root, None) is None:
@@ -462,7 +334,7 @@ def _decision(r: _Reader, doc: dict, root: str, state: GameState) -> Pending | N
         return default
 
     player = r.integer(r.get(d, "player", path), f"{path}.player", 0, 1)
-    if state.config.solo and player == CH:
+    if parts.config.solo and player == CH:
         r.fail(f"{path}.player", "the Corrupted Heir makes no decisions")
     ref = r.ref(d.get("ref", []), f"{path}.ref")
     effect = None
@@ -486,12 +358,12 @@ def _decision(r: _Reader, doc: dict, root: str, state: GameState) -> Pending | N
         r.fail(f"{path}.owner", f"must be {expected} in a {kind!r} decision of seat {player}")
     low, high = shape.n
     if high == "revealed":
-        high = sum(state.revealed)
+        high = sum(parts.revealed)
     elif isinstance(high, str):  # the effect's N, or one less once a pick is made
         high = (effect.n if effect else 0) - (high == "effect-1")
     n = unused("n", 0) if shape.n == (0, 0) else r.integer(d.get("n", 0), f"{path}.n", low, high)
     last = unused("last", 0) if shape.last is None else r.integer(
-        d.get("last", 0), f"{path}.last", 0, state.T - 1 if shape.last == "unit" else CITIES * state.T - 1)
+        d.get("last", 0), f"{path}.last", 0, parts.T - 1 if shape.last == "unit" else CITIES * parts.T - 1)
     if shape.card:
         card = r.unit(d["card"], f"{path}.card") if d.get("card") is not None else -1
     else:
@@ -502,19 +374,19 @@ def _decision(r: _Reader, doc: dict, root: str, state: GameState) -> Pending | N
     else:
         city = r.integer(d.get("city", -1), f"{path}.city", 0 if shape.city == "war" or _in_a_city(ref) else -1,
                          CITIES - 1)
-    if shape.city == "war" and city != state.war_city:
-        r.fail(f"{path}.city", f"must be the city of the war being resolved (war.city {state.war_city})")
-    if kind == "discard" and card >= 0 and state.known[player][card] < 1:
+    if shape.city == "war" and city != parts.war_city:
+        r.fail(f"{path}.city", f"must be the city of the war being resolved (war.city {parts.war_city})")
+    if kind == "discard" and card >= 0 and parts.known[player][card] < 1:
         r.fail(f"{path}.card", f"the ENDURING unit returned to seat {player}'s hand must be among its known cards")
     if kind == "structure" and effect is not None:
-        at, t = divmod(last, state.T)
-        if state.cities[at][owner if effect.side == "own" else 1 - owner][t] < 1:
-            r.fail(f"{path}.last", f"the unit being entombed ({state.units[t].name!r} in city {at}) is not there")
+        at, t = divmod(last, parts.T)
+        if parts.cities[at][owner if effect.side == "own" else 1 - owner][t] < 1:
+            r.fail(f"{path}.last", f"the unit being entombed ({parts.units[t].name!r} in city {at}) is not there")
     return Pending(kind=kind, player=player, owner=owner, n=n, last=last, card=card, city=city, ref=ref, index=index,
-                   moved=_read_moved(r, d, path, state))
+                   moved=_read_moved(r, d, path, parts))
 
 
-def _read_moved(r: _Reader, d: dict, path: str, state: GameState) -> tuple[int, ...]:
+def _read_moved(r: DocumentReader, d: dict, path: str, parts: Parts) -> tuple[int, ...]:
     """``pending.moved``: the units a MANEUVER or Sandstorm has moved, as ``[card, city]`` pairs;
     each must be one of the mover's units in that city (checked against the cities, read before)."""
     raw = r.items(d.get("moved", []), f"{path}.moved", most=CITIES * CAPACITY)
@@ -527,106 +399,101 @@ def _read_moved(r: _Reader, d: dict, path: str, state: GameState) -> tuple[int, 
             r.fail(f"{path}.moved[{i}]", "must be a [card, city] pair")
         t = r.unit(pair[0], f"{path}.moved[{i}][0]")
         city = r.integer(pair[1], f"{path}.moved[{i}][1]", 0, CITIES - 1)
-        keys.append(city * state.T + t)
+        keys.append(city * parts.T + t)
     player = d.get("player")
     for k in set(keys):
-        city, t = divmod(k, state.T)
-        if player in (0, 1) and keys.count(k) > state.cities[city][player][t]:
-            r.fail(f"{path}.moved", f"{state.units[t].name!r} moved into city {city} more often than it is there")
+        city, t = divmod(k, parts.T)
+        if player in (0, 1) and keys.count(k) > parts.cities[city][player][t]:
+            r.fail(f"{path}.moved", f"{parts.units[t].name!r} moved into city {city} more often than it is there")
     return tuple(sorted(keys))
 
 
-def _read_players(r: _Reader, doc: dict, root: str, state: GameState, full: tuple[bool, bool]) -> list[dict]:
+def _read_players(r: DocumentReader, doc: dict, root: str, parts: Parts, full: tuple[bool, bool]) -> list[dict]:
     players = r.items(r.get(doc, "players", root), f"{root}.players", most=2)
     if len(players) != 2:
         r.fail(f"{root}.players", "must list the two seats")
-    T = state.T
-    state.hands, state.known, state.under = [[0] * T, [0] * T], [[0] * T, [0] * T], [[0] * T, [0] * T]
-    state.unused, state.used, state.coins = [[], []], [[], []], [0, 0]
-    state.building, state.completed = [-1, -1], [[False] * 3, [False] * 3]
-    state.destroyed, state.emissaries = [[0] * T, [0] * T], [-1, -1]
     raws = []
     for p in (0, 1):
         path = f"{root}.players[{p}]"
         raw = r.obj(players[p], path)
         raws.append(raw)
-        god = state.config.gods[p]
-        state.coins[p] = r.integer(r.get(raw, "coins", path), f"{path}.coins", 0, COINS)
-        state.known[p] = r.counts(raw.get("known", []), f"{path}.known")
+        god = parts.config.gods[p]
+        parts.coins[p] = r.integer(r.get(raw, "coins", path), f"{path}.coins", 0, COINS)
+        parts.known[p] = r.counts(raw.get("known", []), f"{path}.known")
         if full[p]:
-            state.hands[p] = r.counts(r.get(raw, "hand", path), f"{path}.hand")
-            if "hand_size" in raw and r.integer(raw["hand_size"], f"{path}.hand_size", 0, 40) != state.hand_size(p):
-                r.fail(f"{path}.hand_size", f"is {raw['hand_size']} but hand lists {state.hand_size(p)} cards")
-            for t in range(T):
-                if state.known[p][t] > state.hands[p][t]:
-                    r.fail(f"{path}.known", f"lists {state.units[t].name!r} more often than the hand holds it")
-            state.unused[p] = sorted(r.tiles(r.get(raw, "unused_tiles", path, []), f"{path}.unused_tiles"))
+            parts.hands[p] = r.counts(r.get(raw, "hand", path), f"{path}.hand")
+            if "hand_size" in raw and r.integer(raw["hand_size"], f"{path}.hand_size", 0, 40) != sum(parts.hands[p]):
+                r.fail(f"{path}.hand_size", f"is {raw['hand_size']} but hand lists {sum(parts.hands[p])} cards")
+            for t in range(parts.T):
+                if parts.known[p][t] > parts.hands[p][t]:
+                    r.fail(f"{path}.known", f"lists {parts.units[t].name!r} more often than the hand holds it")
+            parts.unused[p] = sorted(r.tiles(r.get(raw, "unused_tiles", path, []), f"{path}.unused_tiles"))
         else:
             size = r.integer(r.get(raw, "hand_size", path), f"{path}.hand_size", 0, 40)
-            if sum(state.known[p]) > size:
-                r.fail(f"{path}.known", f"lists {sum(state.known[p])} cards but hand_size is {size}")
-        state.used[p] = sorted(r.tiles(raw.get("used_tiles", []), f"{path}.used_tiles"))
+            if sum(parts.known[p]) > size:
+                r.fail(f"{path}.known", f"lists {sum(parts.known[p])} cards but hand_size is {size}")
+        parts.used[p] = sorted(r.tiles(raw.get("used_tiles", []), f"{path}.used_tiles"))
         building = raw.get("building")
         if building is not None:
-            state.building[p] = r.structure_slot(building, f"{path}.building", god)
+            parts.building[p] = r.structure_slot(building, f"{path}.building", god)
         for i, name in enumerate(r.items(raw.get("completed", []), f"{path}.completed", most=3)):
             slot = r.structure_slot(name, f"{path}.completed[{i}]", god)
-            if state.completed[p][slot]:
+            if parts.completed[p][slot]:
                 r.fail(f"{path}.completed[{i}]", f"{name!r} listed twice")
-            state.completed[p][slot] = True
-        if state.building[p] >= 0 and state.completed[p][state.building[p]]:
+            parts.completed[p][slot] = True
+        if parts.building[p] >= 0 and parts.completed[p][parts.building[p]]:
             r.fail(f"{path}.building", "a completed structure cannot be being built")
-        state.destroyed[p] = r.counts(raw.get("destroyed", []), f"{path}.destroyed")
-        _check_destroyed(r, state, p, f"{path}.destroyed")
+        parts.destroyed[p] = r.counts(raw.get("destroyed", []), f"{path}.destroyed")
+        _check_destroyed(r, parts, p, f"{path}.destroyed")
     return raws
 
 
-def _check_destroyed(r: _Reader, state: GameState, p: int, path: str) -> None:
+def _check_destroyed(r: DocumentReader, parts: Parts, p: int, path: str) -> None:
     """Seat ``p``'s destroyed units are what a war leaves for its ENDURING decision: ENDURING units
     whose abilities resolve for the seat, lying in the discard pile (beside the other seat's), and
     only while the war's keeps and ENDURING decisions are being made."""
-    if not any(state.destroyed[p]):
+    if not any(parts.destroyed[p]):
         return
-    if state.phase not in (WAR_KEEP, WAR_ENDURING):
-        r.fail(path, f"destroyed units wait only in phases 'war_keep' and 'war_enduring', not {state.phase!r}")
-    for t, n in enumerate(state.destroyed[p]):
-        unit = state.units[t]
-        if n and not (unit.enduring and state._resolves_for(unit, p)):
+    if parts.phase not in (WAR_KEEP, WAR_ENDURING):
+        r.fail(path, f"destroyed units wait only in phases 'war_keep' and 'war_enduring', not {parts.phase!r}")
+    for t, n in enumerate(parts.destroyed[p]):
+        unit = parts.units[t]
+        if n and not (unit.enduring and unit.resolves_for(parts.config.gods[p])):
             r.fail(path, f"{unit.name!r} is not an ENDURING unit whose abilities resolve for seat {p}")
-        if n and state.destroyed[0][t] + (state.destroyed[1][t] if p == 1 else 0) > state.discard.count(t):
+        if n and parts.destroyed[0][t] + (parts.destroyed[1][t] if p == 1 else 0) > parts.discard.count(t):
             r.fail(path, f"{unit.name!r} is listed more often than the discard pile holds it")
 
 
-def _built(state: GameState) -> Counter:
+def _built(parts: Parts) -> Counter:
     """Units revealed to BUILD whose LABOR is still resolving: each is named by its ``built`` frame on
     the stack (the discard that has not happened yet), in no zone until then."""
-    return Counter(ref[1] for ref, index, _, _ in state.stack if ref[0] == "built" and index == 0)
+    return Counter(ref[1] for ref, index, _, _ in parts.stack if ref[0] == "built" and index == 0)
 
 
-def _placed(state: GameState) -> Counter:
+def _placed(parts: Parts) -> Counter:
     """Copies of each unit the document places (a hand counts at least its known cards)."""
-    seen = Counter(state.discard) + _built(state)
-    for t in range(state.T):
-        seen[t] += state.revealed[t] + state.limbo[t] + sum(state.cities[c][p][t] for c in range(CITIES) for p in (0, 1))
+    seen = Counter(parts.discard) + _built(parts)
+    for t in range(parts.T):
+        seen[t] += parts.revealed[t] + parts.limbo[t] + sum(parts.cities[c][p][t] for c in range(CITIES) for p in (0, 1))
         for p in (0, 1):
-            seen[t] += max(state.hands[p][t], state.known[p][t]) + state.under[p][t]
-        seen[t] += sum(1 for e in state.emissaries if e == t)
+            seen[t] += max(parts.hands[p][t], parts.known[p][t]) + parts.under[p][t]
+        seen[t] += sum(1 for e in parts.emissaries if e == t)
     return seen
 
 
-def _check_conservation(r: _Reader, state: GameState, root: str) -> None:
+def _check_conservation(r: DocumentReader, parts: Parts, root: str) -> None:
     """No more copies of a card than the set has; 40 cards, 9 tiles and 20 coins in all."""
-    seen = _placed(state)
+    seen = _placed(parts)
     for t, n in seen.items():
-        if n > state.units[t].copies:
-            r.fail(root, f"{n} copies of {state.units[t].name!r} are placed but the set has {state.units[t].copies}")
-    if sum(state.coins) + state.reserve > COINS:
-        r.fail(f"{root}.players", f"{sum(state.coins) + state.reserve} coins in play but there are only {COINS}")
-    if state.config.solo:
-        if state.coins[CH] + state.reserve != CH_COINS:
+        if n > parts.units[t].copies:
+            r.fail(root, f"{n} copies of {parts.units[t].name!r} are placed but the set has {parts.units[t].copies}")
+    if sum(parts.coins) + parts.reserve > COINS:
+        r.fail(f"{root}.players", f"{sum(parts.coins) + parts.reserve} coins in play but there are only {COINS}")
+    if parts.config.solo:
+        if parts.coins[CH] + parts.reserve != CH_COINS:
             r.fail(f"{root}.heir_reserve", f"the Corrupted Heir's reserve and treasury must hold {CH_COINS} coins, "
-                                           f"not {state.coins[CH] + state.reserve}")
-        if state.hand_size(CH):
+                                           f"not {parts.coins[CH] + parts.reserve}")
+        if sum(parts.hands[CH]):
             r.fail(f"{root}.players[{CH}].hand_size", "the Corrupted Heir has no hand")
 
 
@@ -640,66 +507,67 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
     """
     cards = cards or default_cards()
     doc = _document(data, root)
-    r = _Reader(cards, root)
+    r = DocumentReader(cards, root)
     if doc.get("format", POSITION_FORMAT) != POSITION_FORMAT:
         r.fail(f"{root}.format", f"expected {POSITION_FORMAT!r}, got {shown(doc.get('format'))}")
     _check_cards(doc, cards, root)
-    state = GameState(cards, _config(r, doc, root))
+    parts = Parts(cards, read_config(r, doc, root))
     seed = r.integer(doc.get("seed", 0), f"{root}.seed", 0, MASK64)
-    state.seed = seed
+    parts.seed = seed
     if "rng" in doc:
         words = r.items(doc["rng"], f"{root}.rng", most=4)
         try:
-            state.rng = Rng.from_state([int(w, 16) & MASK64 for w in words])
+            parts.rng = Rng.from_state([int(w, 16) & MASK64 for w in words])
         except (TypeError, ValueError):
             r.fail(f"{root}.rng", "must be four hexadecimal state words")
-        if len(words) != 4 or not any(state.rng.s):
+        if len(words) != 4 or not any(parts.rng.s):
             r.fail(f"{root}.rng", "must be four hexadecimal state words, not all zero")
     else:
-        state.rng = Rng(seed)
-    _read_public(r, doc, root, state)
-    raws = _read_players(r, doc, root, state, (True, True))
-    _read_pending(r, doc, root, state)
+        parts.rng = Rng(seed)
+    _read_public(r, doc, root, parts)
+    raws = _read_players(r, doc, root, parts, (True, True))
+    _read_pending(r, doc, root, parts)
     for p in (0, 1):
         path = f"{root}.players[{p}]"
-        state.under[p] = r.counts(raws[p].get("under", []), f"{path}.under")
-        if sum(state.under[p]) and state.building[p] < 0:
+        parts.under[p] = r.counts(raws[p].get("under", []), f"{path}.under")
+        if sum(parts.under[p]) and parts.building[p] < 0:
             r.fail(f"{path}.under", "cards beneath a structure need 'building' to say which")
         e = raws[p].get("emissary")
-        state.emissaries[p] = r.unit(e, f"{path}.emissary") if e is not None else -1
+        parts.emissaries[p] = r.unit(e, f"{path}.emissary") if e is not None else -1
     city_tiles = r.items(r.get(doc, "city_tiles", root), f"{root}.city_tiles", most=CITIES)
     if len(city_tiles) != CITIES:
         r.fail(f"{root}.city_tiles", f"must list {CITIES} stacks")
-    placed = state.unused[0] + state.unused[1] + state.used[0] + state.used[1]
+    placed = parts.unused[0] + parts.unused[1] + parts.used[0] + parts.used[1]
     named = [r.tiles(s, f"{root}.city_tiles[{c}]") if isinstance(s, list) else None for c, s in enumerate(city_tiles)]
     placed += [t for s in named if s for t in s]
     if len(set(placed)) != len(placed):
         r.fail(f"{root}.city_tiles", "a reward tile is placed twice")
     spare = [t for t in range(len(cards.rewards)) if t not in placed]
-    state.rng.shuffle(spare)
-    state.city_tiles = []
+    parts.rng.shuffle(spare)
+    parts.city_tiles = []
     for c, s in enumerate(city_tiles):
         if s is None or isinstance(s, list):
-            state.city_tiles.append(named[c] or [])
+            parts.city_tiles.append(named[c] or [])
         else:
             n = r.integer(s, f"{root}.city_tiles[{c}]", 0, 3)
-            state.city_tiles.append([spare.pop() for _ in range(min(n, len(spare)))])
-    if sum(map(len, state.city_tiles)) + len(placed) - sum(len(s) for s in named if s) != len(cards.rewards):
+            parts.city_tiles.append([spare.pop() for _ in range(min(n, len(spare)))])
+    if sum(map(len, parts.city_tiles)) + len(placed) - sum(len(s) for s in named if s) != len(cards.rewards):
         r.fail(f"{root}.city_tiles", f"the {len(cards.rewards)} reward tiles must all be placed")
-    _check_conservation(r, state, root)
+    _check_conservation(r, parts, root)
     if "deck" in doc:
-        state.deck = r.units(doc["deck"], f"{root}.deck")
+        parts.deck = r.units(doc["deck"], f"{root}.deck")
     else:
-        seen = _placed(state)  # hands hold at least their known cards (checked above)
-        state.deck = [t for t in range(state.T) for _ in range(state.units[t].copies - seen[t])]
-        state.rng.shuffle(state.deck)
-    total = Counter(state.deck)
-    _check_exact(r, state, root, total)
+        seen = _placed(parts)  # hands hold at least their known cards (checked above)
+        parts.deck = [t for t in range(parts.T) for _ in range(parts.units[t].copies - seen[t])]
+        parts.rng.shuffle(parts.deck)
+    total = Counter(parts.deck)
+    _check_exact(r, parts, root, total)
+    state = GameState.from_parts(parts)
     _check_decision(r, state, root, settle)
     return state
 
 
-def _check_decision(r: _Reader, state: GameState, root: str, settle: bool, seats: tuple[int, ...] = (0, 1)) -> None:
+def _check_decision(r: DocumentReader, state: GameState, root: str, settle: bool, seats: tuple[int, ...] = (0, 1)) -> None:
     """Run on to the next decision if ``settle``; a pending decision of one of ``seats`` must offer
     a move (either engine would stall on one that offers none). An observation names the observer
     alone: the cards dealt to the other seat's hidden hand need not fit its decision's picks."""
@@ -717,15 +585,15 @@ def _check_decision(r: _Reader, state: GameState, root: str, settle: bool, seats
         r.fail(f"{root}.pending", f"the {state.pending.kind!r} decision has no legal move in this position")
 
 
-def _check_exact(r: _Reader, state: GameState, root: str, deck: Counter) -> None:
-    built = _built(state)
-    for t in range(state.T):
-        n = deck[t] + state.discard.count(t) + state.revealed[t] + state.limbo[t] + built[t]
-        n += sum(state.cities[c][p][t] for c in range(CITIES) for p in (0, 1))
-        n += sum(state.hands[p][t] + state.under[p][t] for p in (0, 1))
-        n += sum(1 for e in state.emissaries if e == t)
-        if n != state.units[t].copies:
-            r.fail(root, f"{state.units[t].name!r}: {n} copies placed, the set has {state.units[t].copies}")
+def _check_exact(r: DocumentReader, parts: Parts, root: str, deck: Counter) -> None:
+    built = _built(parts)
+    for t in range(parts.T):
+        n = deck[t] + parts.discard.count(t) + parts.revealed[t] + parts.limbo[t] + built[t]
+        n += sum(parts.cities[c][p][t] for c in range(CITIES) for p in (0, 1))
+        n += sum(parts.hands[p][t] + parts.under[p][t] for p in (0, 1))
+        n += sum(1 for e in parts.emissaries if e == t)
+        if n != parts.units[t].copies:
+            r.fail(root, f"{parts.units[t].name!r}: {n} copies placed, the set has {parts.units[t].copies}")
 
 
 def _document(data: Any, root: str) -> dict:
@@ -758,61 +626,62 @@ def state_from_observation(
     """
     cards = cards or default_cards()
     doc = _document(data, root)
-    r = _Reader(cards, root)
+    r = DocumentReader(cards, root)
     if doc.get("format", OBSERVATION_FORMAT) != OBSERVATION_FORMAT:
         r.fail(f"{root}.format", f"expected {OBSERVATION_FORMAT!r}, got {shown(doc.get('format'))}")
     _check_cards(doc, cards, root)
-    state = GameState(cards, _config(r, doc, root))
+    parts = Parts(cards, read_config(r, doc, root))
     me = r.integer(r.get(doc, "player", root), f"{root}.player", 0, 1)
-    _read_public(r, doc, root, state)
-    raws = _read_players(r, doc, root, state, (me == 0, me == 1))
-    _read_pending(r, doc, root, state)
+    _read_public(r, doc, root, parts)
+    raws = _read_players(r, doc, root, parts, (me == 0, me == 1))
+    _read_pending(r, doc, root, parts)
     opp = 1 - me
     opp_unused = r.integer(r.get(raws[opp], "unused_count", f"{root}.players[{opp}]"), f"{root}.players[{opp}].unused_count", 0, 9)
     under = [r.integer(raws[p].get("under_count", 0), f"{root}.players[{p}].under_count", 0, 40) for p in (0, 1)]
     for p in (0, 1):
-        if under[p] and state.building[p] < 0:
+        if under[p] and parts.building[p] < 0:
             r.fail(f"{root}.players[{p}].under_count", "cards beneath a structure need 'building' to say which")
     e = raws[me].get("emissary")
-    state.emissaries[me] = r.unit(e, f"{root}.players[{me}].emissary") if e is not None else -1
+    parts.emissaries[me] = r.unit(e, f"{root}.players[{me}].emissary") if e is not None else -1
     opp_emissary = r.boolean(raws[opp].get("emissary_chosen", False), f"{root}.players[{opp}].emissary_chosen")
     city_tiles = [r.integer(n, f"{root}.city_tiles[{c}]", 0, 3) for c, n in
                   enumerate(r.items(r.get(doc, "city_tiles", root), f"{root}.city_tiles", most=CITIES))]
     if len(city_tiles) != CITIES:
         r.fail(f"{root}.city_tiles", f"must list {CITIES} counts")
-    named = state.unused[me] + state.used[0] + state.used[1]
+    named = parts.unused[me] + parts.used[0] + parts.used[1]
     if len(set(named)) != len(named):
         r.fail(f"{root}.players", "a reward tile is listed twice")
     if sum(city_tiles) + len(named) + opp_unused != len(cards.rewards):
         r.fail(f"{root}.city_tiles", f"tiles in cities and play areas must add up to {len(cards.rewards)}")
-    _check_conservation(r, state, root)
+    _check_conservation(r, parts, root)
     deck_size = r.integer(r.get(doc, "deck_size", root), f"{root}.deck_size", 0, 40)
     opp_hand = r.integer(raws[opp]["hand_size"], f"{root}.players[{opp}].hand_size", 0, 40)
-    visible = len(state.discard) + sum(state.revealed) + sum(state.limbo) + state.hand_size(me) + sum(_built(state).values())
-    visible += sum(sum(state.cities[c][p]) for c in range(CITIES) for p in (0, 1))
-    total = visible + deck_size + opp_hand + sum(under) + (state.emissaries[me] >= 0) + opp_emissary
+    visible = len(parts.discard) + sum(parts.revealed) + sum(parts.limbo) + sum(parts.hands[me]) + sum(_built(parts).values())
+    visible += sum(sum(parts.cities[c][p]) for c in range(CITIES) for p in (0, 1))
+    total = visible + deck_size + opp_hand + sum(under) + (parts.emissaries[me] >= 0) + opp_emissary
     if total != sum(u.copies for u in cards.units):
         r.fail(f"{root}.deck_size", f"the cards add up to {total}, not {sum(u.copies for u in cards.units)}")
     # Deal the unseen cards and tiles into the hidden places, in card order.
-    seen = _placed(state)
-    pool = [t for t in range(state.T) for _ in range(state.units[t].copies - seen[t])]
-    state.hands[opp] = list(state.known[opp])
-    for _ in range(opp_hand - sum(state.known[opp])):
-        state.hands[opp][pool.pop(0)] += 1
+    seen = _placed(parts)
+    pool = [t for t in range(parts.T) for _ in range(parts.units[t].copies - seen[t])]
+    parts.hands[opp] = list(parts.known[opp])
+    for _ in range(opp_hand - sum(parts.known[opp])):
+        parts.hands[opp][pool.pop(0)] += 1
     for p in (0, 1):
         for _ in range(under[p]):
-            state.under[p][pool.pop(0)] += 1
+            parts.under[p][pool.pop(0)] += 1
     if opp_emissary:
-        state.emissaries[opp] = pool.pop(0)
-    state.deck = pool
+        parts.emissaries[opp] = pool.pop(0)
+    parts.deck = pool
     listed = set(named)
     tiles = [i for i in range(len(cards.rewards)) if i not in listed]
-    state.city_tiles = []
+    parts.city_tiles = []
     for n in city_tiles:
-        state.city_tiles.append(tiles[:n])
+        parts.city_tiles.append(tiles[:n])
         tiles = tiles[n:]
-    state.unused[opp] = tiles
-    state.rng = Rng(0)
+    parts.unused[opp] = tiles
+    parts.rng = Rng(0)
+    state = GameState.from_parts(parts)
     _check_decision(r, state, root, settle=False, seats=(me,))
     return state, me
 

@@ -16,7 +16,7 @@ from omen_search.errors import FormatError, IllegalMoveError, NotationError, Rec
 from omen_search.files import write_atomic
 from omen_search.jsonio import read_json_file
 from omen_search.moves import Move
-from omen_search.positions import _config, _Reader
+from omen_search.positions import DocumentReader, read_config
 from omen_search.reference.state import GameState
 from omen_search.rng import MASK64
 from omen_search.state import State
@@ -69,7 +69,7 @@ def replay(record: Any, cards: CardSet | None = None, upto: int | None = None) -
     cards = cards or default_cards()
     if not isinstance(record, dict):
         raise FormatError(f"record: must be a JSON object, got {type(record).__name__}")
-    r = _Reader(cards, "record")
+    r = DocumentReader(cards, "record")
     if record.get("format") != RECORD_FORMAT:
         r.fail("record.format", f"expected {RECORD_FORMAT!r}, got {shown(record.get('format'))}")
     meta = r.obj(r.get(record, "cards", "record"), "record.cards")
@@ -78,7 +78,7 @@ def replay(record: Any, cards: CardSet | None = None, upto: int | None = None) -
             f"record.cards: played with card set {shown(meta.get('name'))}, not {cards.name!r}; pass its --cards file"
         )
     seed = r.integer(r.get(record, "seed", "record"), "record.seed", 0, MASK64)
-    config = _config(r, record, "record")
+    config = read_config(r, record, "record")
     moves = r.items(r.get(record, "moves", "record"), "record.moves", most=1_000_000)
     if upto is not None and not 0 <= upto <= len(moves):
         raise RecordError(f"ply {upto}: the record has {len(moves)} plies")

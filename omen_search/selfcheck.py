@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from omen_search.cards import CardSet
-from omen_search.positions import observe
-from omen_search.reference.state import Config, GameState
+from omen_search.games.heir.observe import observe
+from omen_search.games.heir.rules import Config
+from omen_search.reference.state import GameState
 from omen_search.rng import Rng
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
-if TYPE_CHECKING:  # type-only: the rules engines may import this module without a cycle
+if TYPE_CHECKING:  # type-only: the engines and the formats below import this module
     from omen_search.cards import CardSet, Unit
+    from omen_search.games.heir.rules import Config, Pending
     from omen_search.moves import Move
-    from omen_search.reference.state import Config, Pending
     from omen_search.rng import Rng
 
 
@@ -23,7 +23,7 @@ class State(Protocol):
 
     The methods are the decision interface that search and play use. The read-only properties
     are the public game state, under the reference engine's names, that
-    :func:`~omen_search.positions.observe`, :func:`~omen_search.positions.to_position`,
+    :func:`~omen_search.games.heir.observe.observe`, :func:`~omen_search.positions.to_position`,
     :func:`~omen_search.records.make_record` and :mod:`omen_search.render` read; the core exposes
     the same names as views of its struct. Changing them means going through the methods.
     """
@@ -195,12 +195,3 @@ class State(Protocol):
     def completed(self) -> list[list[bool]]: ...
     @property
     def emissaries(self) -> list[int]: ...
-
-
-if TYPE_CHECKING:
-    from omen_search._core import CoreState
-    from omen_search.reference.state import GameState
-
-    def _both_engines_conform(reference: GameState, core: CoreState) -> tuple[State, State]:
-        """Never called: mypy fails here if either engine drifts from the protocol."""
-        return reference, core

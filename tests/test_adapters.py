@@ -19,7 +19,7 @@ from omen_search.adapters.encoding import SCALARS, ObservationEncoder
 from omen_search.bots import RandomBot
 from omen_search.cards import default_cards
 from omen_search.errors import OmenError
-from omen_search.reference.state import Config
+from omen_search.games.heir.rules import Config
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(Path(omen_search.__file__).resolve().parent.parent)}

@@ -25,15 +25,15 @@ import pytest
 import omen_search.advisor
 import omen_search.engine_protocol
 from omen_search._core import CoreState
-from omen_search.advisor import HIDDEN_EMISSARY, ROBUSTNESS_MOVES, Advice, Advisor
+from omen_search.advisor import HIDDEN_EMISSARY, ROBUSTNESS_MOVES, Advice, Advisor, describe_advice
 from omen_search.cli import main
 from omen_search.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
+from omen_search.games.heir.observe import observe
+from omen_search.games.heir.rules import Config
 from omen_search.moves import Move
-from omen_search.positions import load_observation, load_position, load_position_file, observe
+from omen_search.positions import load_observation, load_position, load_position_file
 from omen_search.records import replay
-from omen_search.reference.state import Config
-from omen_search.render import describe_advice
 from omen_search.search import Limit
 
 from cli_helper import run

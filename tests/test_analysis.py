@@ -38,11 +38,12 @@ from omen_search.cards import load_cards
 from omen_search.cli import main
 from omen_search.engines import new_game
 from omen_search.errors import RecordError, UsageError
+from omen_search.games.heir.observe import observe
 from omen_search.moves import Move
-from omen_search.positions import observe, state_from_observation
+from omen_search.positions import state_from_observation
 from positions_helper import seed_card_text
+from omen_search.games.heir.rules import Config
 from omen_search.records import load_record, make_record, replay, write_record
-from omen_search.reference.state import Config
 from omen_search.review_html import COLORS, HEIGHT, PAD, WIDTH, evaluation_graph, render, write_html
 from omen_search.rng import Rng
 from omen_search.search import Limit, ismcts

@@ -29,8 +29,8 @@ from omen_search.balance import (balance_report, format_text, paired_difference,
 from omen_search.cards import GODS, default_cards
 from omen_search.cli import main
 from omen_search.errors import UsageError
+from omen_search.games.heir.rules import Config
 from omen_search.match import MatchOptions, MatchSetup, run_match
-from omen_search.reference.state import Config
 from omen_search.selfcheck import compare_game
 from omen_search.stats import Z95, wilson
 

@@ -12,8 +12,8 @@ import pytest
 
 from omen_search._core import CoreState
 from omen_search.errors import UsageError
-from omen_search.positions import observe
-from omen_search.reference.state import Config
+from omen_search.games.heir.observe import observe
+from omen_search.games.heir.rules import Config
 from omen_search.rng import Rng
 
 

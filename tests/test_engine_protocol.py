@@ -26,7 +26,7 @@ import pytest
 import omen_search
 from omen_search.advisor import Advisor
 from omen_search.engine_protocol import MIN_REPORT_EVERY, PROTOCOL_VERSION, EngineServer
-from omen_search.positions import observe
+from omen_search.games.heir.observe import observe
 from omen_search.records import replay
 from omen_search.search import Limit
 

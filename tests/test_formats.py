@@ -16,16 +16,10 @@ from hypothesis import strategies as st
 
 from omen_search.cards import default_cards
 from omen_search.errors import FormatError, OmenError
+from omen_search.games.heir.observe import observe
+from omen_search.games.heir.rules import DECISIONS, PHASES
 from omen_search.moves import VERBS, Move
-from omen_search.positions import (
-    DECISIONS,
-    PHASES,
-    load_observation,
-    load_position,
-    load_position_file,
-    observe,
-    to_position,
-)
+from omen_search.positions import load_observation, load_position, load_position_file, to_position
 from omen_search.records import replay
 from omen_search.reference.state import GameState
 

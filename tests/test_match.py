@@ -18,6 +18,7 @@ from omen_search.cards import default_cards
 from omen_search.cli import main
 from omen_search.engines import new_game
 from omen_search.errors import RecordError, UsageError
+from omen_search.games.heir.rules import Config
 from omen_search.match import (
     MatchOptions,
     MatchResult,
@@ -28,7 +29,6 @@ from omen_search.match import (
     read_results,
     run_match,
 )
-from omen_search.reference.state import Config
 
 SOURCE = Path(omen_search.__file__).resolve().parent.parent  # the package the tests import
 

@@ -21,17 +21,11 @@ from hypothesis import strategies as st
 
 from omen_search.bots import RandomBot, bot_seed
 from omen_search.cards import default_cards
+from omen_search.games.heir.observe import observe
+from omen_search.games.heir.rules import CAPACITY, CITIES, COIN_LIMIT, COINS, HAND_LIMIT, Config
 from omen_search.moves import Move
-from omen_search.positions import load_observation, load_position, observe, to_position
-from omen_search.reference.state import (
-    CAPACITY,
-    CITIES,
-    COIN_LIMIT,
-    COINS,
-    HAND_LIMIT,
-    Config,
-    GameState,
-)
+from omen_search.positions import load_observation, load_position, to_position
+from omen_search.reference.state import GameState
 
 SEEDS = st.integers(0, 2**32)
 CONFIGS = st.builds(

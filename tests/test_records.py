@@ -12,8 +12,9 @@ import pytest
 
 from omen_search.bots import RandomBot, bot_seed
 from omen_search.errors import FormatError, OmenError, RecordError
+from omen_search.games.heir.rules import Config
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
-from omen_search.reference.state import Config, GameState
+from omen_search.reference.state import GameState
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "record.json"
 

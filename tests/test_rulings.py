@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 
 from omen_search.errors import IllegalMoveError
+from omen_search.games.heir.rules import Config
 from omen_search.positions import load_position
-from omen_search.reference.state import Config, GameState
+from omen_search.reference.state import GameState
 from positions_helper import (
     EMPTY,
     coins,

@@ -19,8 +19,8 @@ import pytest
 import positions_helper
 from omen_search.cards import CardSet
 from omen_search.engines import new_game
-from omen_search.positions import observe
-from omen_search.reference.state import LEVELS, Config
+from omen_search.games.heir.observe import observe
+from omen_search.games.heir.rules import LEVELS, Config
 from positions_helper import decision, discard, edited_cards, hand, moves, play, position, side, view
 
 CH, PLAYER = 1, 0

@@ -35,8 +35,9 @@ import numpy as np
 from omen_search import cards as _limits
 from omen_search.cards import GODS, CardSet, default_cards
 from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.games.heir.observe import observe
+from omen_search.games.heir.rules import DECISIONS, LEVELS, PHASES, Config, Pending, program
 from omen_search.moves import VERBS, Move
-from omen_search.reference.state import LEVELS, Config, GameState, Pending, _program
 from omen_search.rng import Rng
 
 include "codes.pxi"
@@ -138,7 +139,7 @@ cdef class CoreTables:
 
     def _compile(self, ref):
         """Compile the effect list ``ref`` (and everything nested in it); returns its program id."""
-        effects = _program(self.cards, ref)
+        effects = program(self.cards, ref)
         prog = len(self.prog_refs)
         if prog >= MAX_PROGS or self._code_n + len(effects) > MAX_CODE:
             raise UsageError("cards: the abilities are too many for the core's tables")
@@ -439,7 +440,7 @@ cdef class CoreState:
     def _options(self):
         cdef Decision* d = &self.s.pending
         if d.kind == DK_CHOOSE:
-            return _program(self.cards, self.tables.prog_refs[d.prog])[d.index].options
+            return program(self.cards, self.tables.prog_refs[d.prog])[d.index].options
         return ()
 
     def legal_move_ids(self) -> list:
@@ -553,7 +554,6 @@ cdef class CoreState:
         return (0.0, 0.0) if w is None else (float(w == 0), float(w == 1))
 
     def observation(self, int player):
-        from omen_search.positions import observe
         return observe(self, player)
 
     def playout(self, seed: int = 0):
@@ -582,7 +582,7 @@ cdef class CoreState:
         self.handle.state = &self.s
         return PyCapsule_New(&self.handle, "omen_search.GameHandle", NULL)
 
-    # -- views with the reference engine's attribute names (positions.observe reads these)
+    # -- views with the reference engine's attribute names (games.heir.observe reads these)
 
     def hand_size(self, int p) -> int:
         return hand_size(&self.tables.tb, &self.s, p)

@@ -32,7 +32,7 @@ _FILTERS = {"any": 0, "neutral": 1, "anubis": 2, "horus": 3, "treasured": 4}
 cdef enum:
     FILTER_NEUTRAL = 1  # _FILTERS["neutral"]
 
-# phases: index into positions.PHASES
+# phases: index into rules.PHASES
 cdef enum:
     PH_EMISSARY = 0
     PH_WEALTH_REVEAL
@@ -48,12 +48,10 @@ cdef enum:
     PH_END_CHECK
     PH_GAME_OVER
 
-PHASE_NAMES = (
-    "emissary", "wealth_reveal", "wealth_again", "wealth", "surge_start", "surge", "war", "war_keep",
-    "war_enduring", "offering", "offering_limits", "end_check", "game_over",
-)
+PHASE_NAMES = PHASES
+assert len(PHASE_NAMES) == PH_GAME_OVER + 1 and PHASE_NAMES[PH_GAME_OVER] == "game_over"
 
-# decision kinds: 1 + index into positions.DECISIONS (0: none)
+# decision kinds: 1 + index into rules.DECISIONS (0: none)
 cdef enum:
     DK_NONE = 0
     DK_EMISSARY
@@ -76,11 +74,8 @@ cdef enum:
     DK_CHOOSE
     DK_OFFERING
 
-DECISION_NAMES = (
-    "", "emissary", "reveal", "wealth", "surge", "reinforce", "war", "keep", "enduring", "discard",
-    "trash", "entomb", "structure", "reclaim", "move", "steal", "play_free", "unearth", "choose",
-    "offering",
-)
+DECISION_NAMES = ("",) + tuple(DECISIONS)
+assert len(DECISION_NAMES) == DK_OFFERING + 1 and DECISION_NAMES[DK_OFFERING] == "offering"
 
 # verbs: index into moves.VERBS
 cdef enum:
@@ -120,6 +115,6 @@ cdef enum:
     CH = 1                # the Corrupted Heir's seat in the solo game (reference: state.CH)
     CH_COINS = 7
     OMEN_CITY = 0
-    LEVEL_NOVICE = 1      # levels: 1 + index in state.LEVELS
+    LEVEL_NOVICE = 1      # levels: 1 + index in rules.LEVELS
     TRAIL_MARGIN = 8192   # writes one move can make, at the most, with room to spare
 

@@ -85,7 +85,7 @@ cdef struct Frame:
 
 # A decision waiting for a move (reference: state.Pending). kind 0 means none.
 cdef struct Decision:
-    uint8_t kind        # DK_* (1-based index into positions.DECISIONS)
+    uint8_t kind        # DK_* (1-based index into rules.DECISIONS)
     int8_t player
     int8_t owner
     uint8_t n
@@ -134,7 +134,7 @@ cdef struct State:
     uint8_t keep_step
     uint32_t ply
     uint8_t favor                    # god index
-    uint8_t phase                    # PH_* (index into positions.PHASES)
+    uint8_t phase                    # PH_* (index into rules.PHASES)
     uint64_t rng[4]                  # xoshiro256** (omen_search.rng)
     # configuration
     uint8_t gods[2]

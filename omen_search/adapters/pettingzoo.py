@@ -33,7 +33,7 @@ from omen_search.adapters.actions import NUM_ACTIONS, action_of, packed_of
 from omen_search.adapters.encoding import ObservationEncoder
 from omen_search.cards import CardSet, default_cards
 from omen_search.errors import UsageError
-from omen_search.reference.state import Config
+from omen_search.games.heir.rules import Config
 from omen_search.render import describe_board
 
 def env(**kwargs: Any) -> OmenEnv:

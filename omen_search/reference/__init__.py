@@ -3,6 +3,6 @@
 It is the executable rulebook the Cython core is checked against, move for move.
 """
 
-from omen_search.reference.state import Config, GameState, Pending
+from omen_search.reference.state import GameState
 
-__all__ = ["Config", "GameState", "Pending"]
+__all__ = ["GameState"]

@@ -19,123 +19,107 @@ with the top at the end. City reward stacks are lists with the top at the end.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import replace
 from typing import Any
 
 from omen_search.cards import GODS, CardSet, Effect, Unit, default_cards
-from omen_search.errors import IllegalMoveError, UsageError, shown
-from omen_search.limits import TURNS, check_int
+from omen_search.errors import IllegalMoveError
+from omen_search.games.heir.observe import observe
+from omen_search.games.heir.rules import (
+    CAPACITY,
+    CH,
+    CH_COINS,
+    CH_START_TREASURY,
+    CITIES,
+    COIN_LIMIT,
+    COINS,
+    EMISSARY,
+    END_CHECK,
+    GAME_OVER,
+    HAND_LIMIT,
+    OFFERING,
+    OFFERING_LIMITS,
+    OMEN_CITY,
+    START_COINS,
+    START_HAND,
+    SURGE,
+    SURGE_START,
+    WAR,
+    WAR_ENDURING,
+    WAR_KEEP,
+    WEALTH,
+    WEALTH_AGAIN,
+    WEALTH_REVEAL,
+    Config,
+    Pending,
+    program,
+    unit_count,
+)
 from omen_search.moves import Move
 from omen_search.rng import Rng
 
-CITIES = 3
-CAPACITY = 5  # H-surge-2
-HAND_LIMIT = 5  # H-offer-2
-COIN_LIMIT = 10  # H-offer-2
-COINS = 20
-START_HAND = 4
-START_COINS = 4
-DEFAULT_MAX_TURNS = 200  # D-end-2
-# The Corrupted Heir solo variant (S-… rulings): the player is seat 0, the automaton seat 1.
-LEVELS = ("novice", "normal", "hard", "brutal")  # S-level-1
-CH = 1  # the Corrupted Heir's seat
-CH_COINS = 7  # its reserve and treasury together (S-coins-1)
-CH_START_TREASURY = {"novice": 0, "normal": 0, "hard": 1, "brutal": 2}
-OMEN_CITY = 0  # S-omen-1: the Omen token never moves
 
-# Phases of the turn machine, in order.
-EMISSARY, WEALTH_REVEAL, WEALTH_AGAIN, WEALTH, SURGE_START, SURGE, WAR, WAR_KEEP, WAR_ENDURING, \
-    OFFERING, OFFERING_LIMITS, END_CHECK, GAME_OVER = (
-        "emissary", "wealth_reveal", "wealth_again", "wealth", "surge_start", "surge", "war",
-        "war_keep", "war_enduring", "offering", "offering_limits", "end_check", "game_over")
+class Parts:
+    """What a game in progress is made of, as plain data under the State interface's names: the
+    zones (count arrays indexed by unit id, piles and tile stacks with the top last), the turn, the
+    phase, the effect stack, the pending decision and the generator.
 
-
-@dataclass(frozen=True)
-class Pending:
-    """A decision waiting for a move.
-
-    ``kind`` says what is being decided and ``player`` who decides. The rest is the decision's
-    progress: ``n`` picks left (or the keep budget), ``last`` the key of the previous pick (picks of
-    several cards are made in non-decreasing key order, so each set is reached by one sequence of
-    moves), ``card`` a unit id the decision is about, ``city`` "this city", ``ref``/``index`` the
-    effect being resolved and ``owner`` the player it resolves for. ``moved`` lists the units a
-    MANEUVER or Sandstorm has already moved, as keys ``city * T + unit`` of where they are now
-    (sorted): each unit moves at most once (H-surge-7).
+    A new one is the table before the deal, as Setup 3 and 4 leave it: every zone empty, every flag
+    clear, the first player to act, the second player's god favored. A format fills one in from a
+    document and builds the game with :meth:`GameState.from_parts`; :class:`GameState` adds the rules.
     """
 
-    kind: str
-    player: int
-    owner: int = -1
-    n: int = 0
-    last: int = 0
-    card: int = -1
-    city: int = -1
-    ref: tuple = ()
-    index: int = -1
-    moved: tuple[int, ...] = ()
+    # The parts that change as the game goes on: what a snapshot (undo, clone) holds and
+    # GameState.from_parts copies; the rest (cards, config, units, T, seed) is set when a game is made.
+    _FIELDS = (
+        "deck", "discard", "city_tiles", "hands", "known", "cities", "under", "revealed", "limbo",
+        "building", "completed", "unused", "used", "coins", "destroyed", "stack", "pending",
+        "emissaries", "active", "turn", "first_turn", "discount_used", "reward_used",
+        "reveal_again_used", "war_city", "war_victor", "keep_step", "ply", "favor", "phase", "rng", "reserve",
+    )
+
+    def __init__(self, cards: CardSet, config: Config):
+        T = len(cards.units)
+        self.cards = cards
+        self.config = config
+        self.units: tuple[Unit, ...] = cards.units
+        self.T = T
+        self.seed: int | None = None  # the deal's seed, for records; None for a state not dealt from one
+        self.rng = Rng(0)
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.city_tiles: list[list[int]] = [[] for _ in range(CITIES)]
+        self.hands = [[0] * T, [0] * T]
+        self.known = [[0] * T, [0] * T]  # per seat, the hand cards the opponent knows about
+        self.cities = [[[0] * T, [0] * T] for _ in range(CITIES)]
+        self.under = [[0] * T, [0] * T]
+        self.revealed = [0] * T
+        self.limbo = [0] * T  # units of a side awaiting the keep decision after a war
+        self.building = [-1, -1]
+        self.completed = [[False] * 3, [False] * 3]
+        self.unused: list[list[int]] = [[], []]  # reward tiles won, face down (sorted ids)
+        self.used: list[list[int]] = [[], []]  # reward tiles used, face up (sorted ids)
+        self.coins = [0, 0]
+        self.reserve = 0  # the Corrupted Heir's coins beside its card; its treasury is coins[CH]
+        self.destroyed = [[0] * T, [0] * T]  # ENDURING units destroyed in the current war
+        self.stack: list[tuple] = []
+        self.pending: Pending | None = None
+        self.emissaries = [-1, -1]
+        self.active = config.first_player
+        self.turn = 1
+        self.first_turn = True
+        self.discount_used = False
+        self.reward_used = False
+        self.reveal_again_used = False
+        self.war_city = -1
+        self.war_victor = -1
+        self.keep_step = 0
+        self.ply = 0
+        self.favor = config.gods[1 - config.first_player]  # Setup 3: the second player's god is favored
+        self.phase = EMISSARY if config.emissary else WEALTH_REVEAL  # Setup 4
 
 
-@dataclass(frozen=True)
-class Config:
-    """How a game is set up: who is first, which god each seat has, and the variants in play.
-
-    ``level`` set plays the Corrupted Heir solo variant at that difficulty: the player is seat 0
-    with god ``gods[0]``, the automaton seat 1, and the automaton takes the first turn whatever
-    ``first_player`` says."""
-
-    first_player: int = 0
-    gods: tuple[str, str] = ("anubis", "horus")
-    emissary: bool = False
-    max_turns: int = DEFAULT_MAX_TURNS
-    level: str | None = None
-
-    def __post_init__(self) -> None:
-        check_int(self.first_player, "first_player", (0, 1))
-        if (not isinstance(self.gods, tuple) or len(self.gods) != 2 or not all(isinstance(g, str) for g in self.gods)
-                or sorted(self.gods) != sorted(GODS)):
-            raise UsageError(f"gods: must be a pair, one each of {GODS}, got {shown(self.gods)}")
-        if not isinstance(self.emissary, bool):
-            raise UsageError(f"emissary: must be true or false, got {shown(self.emissary)}")
-        check_int(self.max_turns, "max_turns", TURNS)  # the core keeps turns in 16 bits
-        if self.level is not None and self.level not in LEVELS:
-            raise UsageError(f"level: must be one of {', '.join(LEVELS)}, got {self.level!r}")
-        if self.level is not None and self.emissary:
-            raise UsageError("emissary: the Emissary variant is for two players, not the solo game")
-
-    @property
-    def solo(self) -> bool:
-        """Whether seat 1 is the Corrupted Heir."""
-        return self.level is not None
-
-
-@lru_cache(maxsize=4096)
-def _program(cards: CardSet, ref: tuple) -> tuple[Effect, ...]:
-    """The list of effects a frame ``ref`` points at (see the module docstring)."""
-    kind = ref[0]
-    if kind == "unit":
-        effects = getattr(cards.units[ref[1]], ref[2])
-        rest = ref[3:]
-    elif kind == "reward":
-        effects, rest = cards.rewards[ref[1]].effects, ref[2:]
-    elif kind == "structure":
-        effects, rest = cards.structures[ref[1]].completed, ref[2:]
-    elif kind == "reinforce":  # H-surge-5: the choice of which REINFORCE to resolve
-        return (Effect("reinforce_choice"),)
-    elif kind == "maneuver":  # H-surge-7
-        return (Effect("move", n=cards.units[ref[1]].maneuver, mode="maneuver"),)
-    elif kind == "built":  # H-offer-1 (c): the revealed unit goes to the discard pile after LABOR
-        return (Effect("discard_built", n=ref[1]),)
-    else:
-        raise KeyError(ref)
-    while rest:
-        i, branch = rest[0], rest[1]
-        effects = effects[i].then if branch == "then" else effects[i].options[branch].effects
-        rest = rest[2:]
-    return effects
-
-
-class GameState:
+class GameState(Parts):
     """A game of Heir to the Dunes in progress, with the State interface every engine shares.
 
     >>> s = GameState.new(seed=7)
@@ -146,14 +130,10 @@ class GameState:
     # ------------------------------------------------------------------ construction
 
     def __init__(self, cards: CardSet, config: Config):
-        self.cards = cards
-        self.config = config
-        self.units: tuple[Unit, ...] = cards.units
-        self.T = len(cards.units)
+        """The table before the deal (see :class:`Parts`), with no moves played."""
+        super().__init__(cards, config)
         self.history: list[tuple] = []
         self.moves: list[Move] = []
-        self.seed: int | None = None  # the deal's seed (set by new() and load_position); for records
-        self.reserve = 0  # the Corrupted Heir's coins beside its card (solo game only)
 
     @classmethod
     def new(cls, seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> GameState:
@@ -164,40 +144,23 @@ class GameState:
         state.run_to_decision()
         return state
 
+    @classmethod
+    def from_parts(cls, parts: Parts) -> GameState:
+        """A game laid out exactly as ``parts`` (copied), with no moves played: how a format builds
+        the position it has read and checked. Nothing is checked or resolved here;
+        :meth:`run_to_decision` goes on from an automatic phase."""
+        state = cls(parts.cards, parts.config)
+        state._restore(tuple(getattr(parts, f) for f in cls._FIELDS))
+        state.seed = parts.seed
+        return state
+
     def _setup(self, rng: Rng) -> None:
-        T = self.T
+        """Deal onto the empty table: reward tiles, the deck, hands and coins (Setup 1–3)."""
         self.rng = rng
         tiles = list(range(len(self.cards.rewards)))
         rng.shuffle(tiles)  # Setup 1: tiles[0:3] to city 0, [3:6] to city 1, [6:9] to city 2
         self.city_tiles = [tiles[3 * c : 3 * c + 3] for c in range(CITIES)]
         self.deck = self.cards.shuffled_deck(rng.shuffle)  # Setup 2; the top of the deck is the end of the list
-        self.discard: list[int] = []
-        self.hands = [[0] * T, [0] * T]
-        self.known = [[0] * T, [0] * T]
-        self.cities = [[[0] * T, [0] * T] for _ in range(CITIES)]
-        self.under = [[0] * T, [0] * T]
-        self.revealed = [0] * T
-        self.limbo = [0] * T  # units of a side awaiting the keep decision after a war
-        self.building = [-1, -1]
-        self.completed = [[False] * 3, [False] * 3]
-        self.unused: list[list[int]] = [[], []]  # reward tiles won, face down (sorted ids)
-        self.used: list[list[int]] = [[], []]  # reward tiles used, face up (sorted ids)
-        self.coins = [0, 0]
-        self.destroyed = [[0] * T, [0] * T]  # ENDURING units destroyed in the current war
-        self.stack: list[tuple] = []
-        self.pending: Pending | None = None
-        self.emissaries = [-1, -1]
-        self.active = self.config.first_player
-        self.turn = 1
-        self.first_turn = True
-        self.discount_used = False
-        self.reward_used = False
-        self.reveal_again_used = False
-        self.war_city = -1
-        self.war_victor = -1
-        self.keep_step = 0
-        self.ply = 0
-        self.reserve = 0  # the Corrupted Heir's coins beside its card; its treasury is coins[CH]
         if self.config.solo:
             self.coins[CH] = CH_START_TREASURY[self.config.level]  # type: ignore[index]
             self.reserve = CH_COINS - self.coins[CH]
@@ -210,8 +173,6 @@ class GameState:
         for p in (0, 1):
             self._draw(p, START_HAND)
             self._gain(p, START_COINS)
-        self.favor = self._god(1 - self.active)  # Setup 3: the second player's god is favored
-        self.phase = EMISSARY if self.config.emissary else WEALTH_REVEAL
 
     # ------------------------------------------------------------------ the State interface
 
@@ -268,7 +229,7 @@ class GameState:
         other._restore(self._snapshot())
         other.history = list(self.history)
         other.moves = list(self.moves)
-        other.seed = getattr(self, "seed", None)
+        other.seed = self.seed
         return other
 
     def scores(self) -> tuple[int, int]:
@@ -289,18 +250,9 @@ class GameState:
 
     def observation(self, player: int) -> dict[str, Any]:
         """Exactly what ``player`` knows, as a JSON-ready dict (see ``docs/formats.md``)."""
-        from omen_search.positions import observe
-
         return observe(self, player)
 
     # ------------------------------------------------------------------ snapshots (undo, clone)
-
-    _FIELDS = (
-        "deck", "discard", "city_tiles", "hands", "known", "cities", "under", "revealed", "limbo",
-        "building", "completed", "unused", "used", "coins", "destroyed", "stack", "pending",
-        "emissaries", "active", "turn", "first_turn", "discount_used", "reward_used",
-        "reveal_again_used", "war_city", "war_victor", "keep_step", "ply", "favor", "phase", "rng", "reserve",
-    )
 
     def _snapshot(self) -> tuple:
         return tuple(_deep_copy(getattr(self, f)) for f in self._FIELDS)
@@ -326,14 +278,9 @@ class GameState:
         """Whether the Corrupted Heir's procedure runs this turn (no decisions are asked of it)."""
         return self.config.solo and self.active == CH
 
-    def _resolves_for(self, unit: Unit, player: int) -> bool:
-        """H-dev-1: abilities of a unit devoted only to the opponent's god never resolve for you."""
-        return unit.devotion in ("neutral", "both", self._god(player))
-
     def side_count(self, city: int, player: int) -> int:
         """Unit-count of a side (COLOSSAL counts 2)."""
-        side = self.cities[city][player]
-        return sum(n * self.units[t].size for t, n in enumerate(side) if n)
+        return unit_count(self.units, self.cities[city][player])
 
     def _fits(self, city: int, player: int, t: int) -> bool:
         return self.side_count(city, player) + self.units[t].size <= CAPACITY  # H-surge-2
@@ -416,7 +363,7 @@ class GameState:
 
     def _step_effect(self) -> None:
         ref, index, owner, city = self.stack[-1]
-        effects = _program(self.cards, ref)
+        effects = program(self.cards, ref)
         if index >= len(effects):
             self.stack.pop()
             return
@@ -569,7 +516,7 @@ class GameState:
         for t, n in enumerate(self.limbo):
             for _ in range(n):
                 self._discard_card(t)
-            if n and self.units[t].enduring and self._resolves_for(self.units[t], p):
+            if n and self.units[t].enduring and self.units[t].resolves_for(self._god(p)):
                 self.destroyed[p][t] += n  # D-enduring-1
         self.limbo = [0] * self.T
 
@@ -648,7 +595,7 @@ class GameState:
             self.coins[p] -= max(0, u.cost - discount)
         self.cities[city][p][t] += 1
         self._flip_favor(u)
-        if not self._resolves_for(u, p):
+        if not u.resolves_for(god):
             return
         # D-play-1: REINFORCE, then INVOCATION, then MANEUVER (pushed in reverse: a stack).
         if u.maneuver:
@@ -947,8 +894,8 @@ class GameState:
         p = d.player
         t = self._id(m.card)  # type: ignore[arg-type]
         self._leave_hand(p, t)
-        if d.ref and _program(self.cards, d.ref)[d.index].steal_if and self.units[t].devoted_to(
-            _program(self.cards, d.ref)[d.index].steal_if  # type: ignore[arg-type]  # not None: tested just above
+        if d.ref and program(self.cards, d.ref)[d.index].steal_if and self.units[t].devoted_to(
+            program(self.cards, d.ref)[d.index].steal_if  # type: ignore[arg-type]  # not None: tested just above
         ):
             self._to_hand_public(d.owner, t)  # "If it is an Anubis card, add it to your hand."
         else:
@@ -992,7 +939,7 @@ class GameState:
             self.pending = d
 
     def _moves_trash(self, d: Pending) -> list[Move]:
-        e = _program(self.cards, d.ref)[d.index]
+        e = program(self.cards, d.ref)[d.index]
         hand = self.hands[1 - d.player]
         keys = [t for t in range(d.last, self.T) if hand[t] and self.units[t].matches(e.filter)]
         return [Move("discard", card=self._name(t)) for t in keys] + [Move("pass")]
@@ -1017,7 +964,7 @@ class GameState:
 
     def _entomb_counts(self, d: Pending) -> list[int]:
         """Candidates keyed ``city * T + unit`` (the key order of the picks)."""
-        e = _program(self.cards, d.ref)[d.index]
+        e = program(self.cards, d.ref)[d.index]
         side = d.owner if e.side == "own" else 1 - d.owner
         counts = [0] * (CITIES * self.T)
         for c in range(CITIES):
@@ -1029,7 +976,7 @@ class GameState:
         return counts
 
     def _moves_entomb(self, d: Pending) -> list[Move]:
-        e = _program(self.cards, d.ref)[d.index]
+        e = program(self.cards, d.ref)[d.index]
         keys = self._pick_keys(self._entomb_counts(d), d.last, d.n, mandatory=not e.up_to)
         moves = [Move("entomb", card=self._name(k % self.T), city=k // self.T) for k in keys]
         return moves + ([Move("pass")] if e.up_to else [])
@@ -1050,7 +997,7 @@ class GameState:
         """ENTOMB: beneath the structure being built, else the chosen incomplete one, which starts it.
 
         ``d.last`` is the entombed unit's key (``city * T + unit``); then the next pick, if any."""
-        e = _program(self.cards, d.ref)[d.index]
+        e = program(self.cards, d.ref)[d.index]
         city, t = divmod(d.last, self.T)
         self.cities[city][d.owner if e.side == "own" else 1 - d.owner][t] -= 1
         self.under[d.owner][t] += 1
@@ -1092,7 +1039,7 @@ class GameState:
         """MANEUVER (H-surge-7): units without MANEUVER into or out of this city; Sandstorm
         (H-card-7): any unit of yours to another city. Capacity applies to both, and each counts
         units, not moves: a unit already moved (``d.moved``) stays where it went (H-surge-7, D-move-2)."""
-        e = _program(self.cards, d.ref)[d.index]
+        e = program(self.cards, d.ref)[d.index]
         p = d.player
         moves = []
         for src in range(CITIES):
@@ -1138,7 +1085,7 @@ class GameState:
             self.pending = d
 
     def _moves_steal(self, d: Pending) -> list[Move]:
-        e = _program(self.cards, d.ref)[d.index]
+        e = program(self.cards, d.ref)[d.index]
         side = self.cities[d.city][1 - d.player]
         return [Move("take", card=self._name(t)) for t, n in enumerate(side) if n and self.units[t].matches(e.filter)]
 
@@ -1209,10 +1156,10 @@ class GameState:
         self.pending = Pending("choose", owner, owner=owner, city=city, ref=ref, index=index)
 
     def _moves_choose(self, d: Pending) -> list[Move]:
-        return [Move("choose", label=o.label) for o in _program(self.cards, d.ref)[d.index].options]
+        return [Move("choose", label=o.label) for o in program(self.cards, d.ref)[d.index].options]
 
     def _do_choose(self, d: Pending, m: Move) -> None:
-        options = _program(self.cards, d.ref)[d.index].options
+        options = program(self.cards, d.ref)[d.index].options
         k = next(i for i, o in enumerate(options) if o.label == m.label)
         self._push(d.ref + (d.index, k), d.owner, d.city)
 

@@ -43,7 +43,7 @@ from typing import Any
 import pytest
 
 from omen_search.cards import CardSet, default_cards
-from omen_search.positions import observe
+from omen_search.games.heir.observe import observe
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -458,7 +458,7 @@ def random_game(rng: random.Random, engine: str = "core", cards: CardSet | None 
 
 def random_config(rng: random.Random, solo: bool | None = None) -> Any:
     """A random game setup: either seat first, either god order, the Emissary variant or the solo game."""
-    from omen_search.reference.state import LEVELS, Config
+    from omen_search.games.heir.rules import LEVELS, Config
 
     gods = ("anubis", "horus") if rng.random() < 0.5 else ("horus", "anubis")
     solo = rng.random() < 0.25 if solo is None else solo

@@ -27,7 +27,7 @@ from typing import Any
 
 from omen_search.cards import FILTERS, KEYWORDS, MAX_BUILD_VP, MAX_COUNT, MAX_STAT, OPS, load_cards
 from omen_search.errors import CardDataError
-from omen_search.reference.state import LEVELS, Config
+from omen_search.games.heir.rules import LEVELS, Config
 from omen_search.selfcheck import compare_game
 
 from fuzzlib import Case, fuzz, mutate_bytes, mutate_text, run_cli, check_cli_contract

@@ -38,8 +38,8 @@ from typing import Any
 
 from omen_search.engine_protocol import EngineServer, QUERY_FIELDS
 from omen_search.errors import FormatError
+from omen_search.games.heir.observe import observe
 from omen_search.jsonio import parse_json
-from omen_search.positions import observe
 from omen_search.records import make_record
 
 from fuzzlib import ROOT, Case, examples_of, fuzz, mutate_json, mutate_text, random_config, random_game

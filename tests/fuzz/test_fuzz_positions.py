@@ -24,12 +24,11 @@ import random
 from typing import Any
 
 from omen_search.errors import OmenError
-from omen_search.positions import PHASES, load_observation, load_position, load_position_file, observe, to_position
+from omen_search.games.heir.observe import observe
+from omen_search.games.heir.rules import DECISIONS, PHASES
+from omen_search.positions import load_observation, load_position, load_position_file, to_position
 
 from fuzzlib import Case, examples_of, fuzz, lockstep, mutate_json, mutate_text, random_config, random_game
-
-DECISION_KINDS = ("emissary", "reveal", "wealth", "surge", "reinforce", "war", "keep", "enduring", "discard", "trash",
-                  "entomb", "structure", "reclaim", "move", "steal", "play_free", "unearth", "choose", "offering")
 
 
 @functools.cache
@@ -57,7 +56,7 @@ def edit_position(rng: random.Random, doc: dict[str, Any], donors: list[dict[str
             if rng.random() < 0.5:
                 doc["pending"] = None
         elif r < 0.6 and isinstance(doc.get("pending"), dict):
-            doc["pending"]["kind"] = rng.choice(DECISION_KINDS)
+            doc["pending"]["kind"] = rng.choice(DECISIONS)
         elif r < 0.8:
             doc.pop(rng.choice(("deck", "rng", "pending", "stack", "flags", "war", "ply", "limbo", "revealed")), None)
         else:

@@ -1,0 +1,58 @@
+"""The registry of games: names, options, configurations and new games on both engines."""
+
+from __future__ import annotations
+
+import pytest
+
+from omen_search.errors import UsageError
+from omen_search.game import games, get_game, game_of
+
+
+def test_the_builtin_games_are_registered_by_name():
+    assert [g.name for g in games()] == ["heir", "heir-solo"]
+    assert all(g.players == 2 for g in games())
+
+
+def test_an_unknown_game_names_the_nearest():
+    with pytest.raises(UsageError, match="did you mean 'heir-solo'"):
+        get_game("heirsolo")
+    with pytest.raises(UsageError, match="games: heir, heir-solo"):
+        get_game("chess")
+
+
+def test_options_default_and_are_checked_per_game():
+    assert get_game("heir-solo").config().level == "normal"
+    assert get_game("heir-solo").config(level="brutal", gods="horus,anubis").gods == ("horus", "anubis")
+    assert get_game("heir").config(emissary=True).emissary
+    with pytest.raises(UsageError, match="heir: no option 'level'"):
+        get_game("heir").config(level="hard")
+    with pytest.raises(UsageError, match="heir-solo: no option 'emissary'"):
+        get_game("heir-solo").config(emissary=True)
+    with pytest.raises(UsageError, match="level: must be one of"):
+        get_game("heir-solo").config(level="easy")
+
+
+def test_a_configuration_names_its_game():
+    for game in games():
+        assert game_of(game.config()) is game
+
+
+@pytest.mark.parametrize("name", ["heir", "heir-solo"])
+def test_a_new_game_is_the_same_deal_on_both_engines(name):
+    game = get_game(name)
+    core = game.new_initial_state(7, engine="core")
+    reference = game.new_initial_state(7, engine="reference")
+    assert [str(m) for m in core.legal_moves()] == [str(m) for m in reference.legal_moves()]
+    assert core.observation(0) == reference.observation(0)
+    assert core.config == game.config()
+
+
+def test_a_new_game_refuses_another_games_configuration():
+    with pytest.raises(UsageError, match="does not set up heir-solo"):
+        get_game("heir-solo").new_initial_state(1, config=get_game("heir").config())
+
+
+def test_describe_lists_options_with_defaults_and_choices():
+    described = get_game("heir-solo").describe()
+    level = next(o for o in described["options"] if o["name"] == "level")
+    assert level["default"] == "normal" and level["choices"] == ["novice", "normal", "hard", "brutal"]

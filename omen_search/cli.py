@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from omen_search import __version__, limits
 from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
@@ -22,6 +22,7 @@ from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
+from omen_search.game import Option, games, get_game
 from omen_search.games.heir.rules import CH, DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
@@ -29,7 +30,6 @@ from omen_search.render import describe_board, describe_move, describe_result, g
 from omen_search.rng import MASK64
 from omen_search.search import Limit
 
-GAMES = ("heir", "heir-solo")
 ADVISE_ITERATIONS = 10_000
 DEMO_ITERATIONS = 3_000
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -92,17 +92,53 @@ def _add_cards(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cards", metavar="FILE", help="card file (TOML) to use instead of the built-in seed edition")
 
 
+def _flag(option: str) -> str:
+    """The command-line flag of a game option: ``first_player`` is ``--first-player``."""
+    return "--" + option.replace("_", "-")
+
+
+def _game_options() -> dict[str, Option]:
+    """Every option of every registered game, by name (as the first game that has it words it)."""
+    options: dict[str, Option] = {}
+    for game in games():
+        for option in game.options:
+            options.setdefault(option.name, option)
+    return options
+
+
 def _add_game(p: argparse.ArgumentParser) -> None:
+    """``--game`` and a flag for each registered game's options (``omen-search games`` lists them)."""
     _add_cards(p)
-    p.add_argument("--game", choices=GAMES, default="heir",
-                   help="heir: two players (default); heir-solo: you (seat 0) against the Corrupted Heir")
-    p.add_argument("--level", choices=LEVELS, help="heir-solo: the Corrupted Heir's difficulty (default normal)")
+    names = [g.name for g in games()]
+    p.add_argument("--game", choices=names, default=names[0],
+                   help="; ".join(f"{g.name}: {g.title}" for g in games()) + f" (default {names[0]})")
     p.add_argument("--seed", type=_seed, default=1, help="game seed: fixes every shuffle (default 1)")
-    p.add_argument("--first-player", type=int, choices=(0, 1), default=0, help="seat that takes the first turn")
-    p.add_argument("--gods", default="anubis,horus", help="gods of seat 0 and seat 1 (default anubis,horus)")
-    p.add_argument("--emissary", action="store_true", help="play the Emissary of War variant")
-    p.add_argument("--max-turns", type=_max_turns, default=DEFAULT_MAX_TURNS,
-                   help=f"end the game after this many turns (default {DEFAULT_MAX_TURNS}; ruling D-end-2)")
+    for name, option in _game_options().items():
+        owners = [g.name for g in games() if any(o.name == name for o in g.options)]
+        where = "" if len(owners) == len(names) else f"{', '.join(owners)}: "
+        if isinstance(option.default, bool):
+            p.add_argument(_flag(name), action="store_const", const=True, default=None, help=where + option.help)
+            continue
+        choices = f"one of {' | '.join(map(str, option.choices))}; " if option.choices else ""
+        p.add_argument(_flag(name), type=type(option.default), default=None, metavar=name.upper(),
+                       help=f"{where}{option.help} ({choices}default {option.default})")
+
+
+def _config(args: argparse.Namespace) -> Any:
+    """The configuration of ``--game`` from the option flags given; a flag of another game, or a bad
+    value, is a :class:`UsageError` naming the flag."""
+    game = get_game(args.game)
+    given = {name: getattr(args, name) for name in _game_options() if getattr(args, name) is not None}
+    own = [o.name for o in game.options]
+    for name in given:
+        if name not in own:
+            raise UsageError(f"{_flag(name)}: not an option of --game {game.name} "
+                             f"(its options: {', '.join(_flag(n) for n in own)})")
+    try:
+        return game.config(**given)
+    except UsageError as exc:
+        name, _, rest = str(exc).partition(":")
+        raise UsageError(f"{_flag(name)}:{rest}" if name in own else str(exc)) from None
 
 
 def _level(args: argparse.Namespace) -> str | None:
@@ -110,14 +146,6 @@ def _level(args: argparse.Namespace) -> str | None:
     if args.level is not None and args.game != "heir-solo":
         raise UsageError("--level: goes with --game heir-solo")
     return (args.level or "normal") if args.game == "heir-solo" else None
-
-
-def _config(args: argparse.Namespace) -> Config:
-    gods = tuple(g.strip().lower() for g in args.gods.split(","))
-    if len(gods) != 2 or sorted(gods) != sorted(GODS):
-        raise UsageError(f"--gods: must name anubis and horus once each, got {args.gods!r}")
-    return Config(first_player=args.first_player, gods=gods, emissary=args.emissary, max_turns=args.max_turns,
-                  level=_level(args))
 
 
 def _cards_banner(cards: CardSet) -> str:
@@ -267,6 +295,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     result = run_bench(args.seconds)
     print(json.dumps(result) if args.json else format_bench(result))
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """List the registered games with their players and options."""
+    if args.json:
+        print(json.dumps([g.describe() for g in games()]))
+        return 0
+    for game in games():
+        print(f"{game.name}: {game.title} ({game.players} players)")
+        for o in game.options:
+            values = f"{' | '.join(map(str, o.choices))}; " if o.choices and not isinstance(o.default, bool) else ""
+            print(f"    {_flag(o.name):16} {o.help} ({values}default {o.default})")
     return 0
 
 
@@ -454,7 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                   f"{', '.join(k for k in BOT_KINDS if k != 'human')})")
     p.add_argument("bot_b", metavar="BOT_B", help=f"the opponent's spec, e.g. greedy ({CORRUPTED_HEIR} with "
                                                   "--game heir-solo)")
-    p.add_argument("--game", choices=GAMES, default="heir",
+    p.add_argument("--game", choices=[g.name for g in games()], default="heir",
                    help="heir: two players, seats swapped in pairs (default); heir-solo: BOT_A in seat 0 against "
                         f"the Corrupted Heir (BOT_B {CORRUPTED_HEIR}), each game its own deal")
     p.add_argument("--level", choices=LEVELS, help="heir-solo: the Corrupted Heir's difficulty (default normal)")
@@ -575,6 +616,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=_seconds, default=2.0, help="time per measurement (default 2, at least 0.05)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("games", help="list the games, their players and their options (--game NAME)")
+    p.add_argument("--json", action="store_true", help="print one JSON list")
+    p.set_defaults(func=cmd_games)
 
     p = sub.add_parser("cards", help="list the card set (designed cards are marked *)")
     _add_cards(p)

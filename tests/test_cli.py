@@ -219,6 +219,10 @@ def test_replay_an_unfinished_record(capsys, tmp_path):
         (["play", "--max-turns", "0"], ["--max-turns"]),
         (["play", "--first-player", "2"], ["--first-player"]),
         (["play", "--engine", "warp"], ["--engine"]),
+        (["play", "--level", "hard"], ["--level: not an option of --game heir", "--emissary"]),
+        (["play", "--game", "heir-solo", "--emissary"], ["--emissary: not an option of --game heir-solo"]),
+        (["play", "--game", "heir-solo", "--level", "easy"], ["--level: must be one of"]),
+        (["perft", "--game", "chess"], ["--game", "chess"]),
         (["frobnicate"], ["frobnicate"]),
         ([], ["command"]),
         (["replay"], ["FILE"]),
@@ -295,3 +299,23 @@ def test_console_script(tmp_path):
     done = subprocess.run([exe, "play", "--seed", "x"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("omen-search: error:")
+
+
+def test_games_lists_every_registered_game_with_its_options(capsys):
+    status, out, _ = run(capsys, "games")
+    assert status == 0
+    assert out.splitlines()[0].startswith("heir: ") and "--emissary" in out
+    solo = out[out.index("heir-solo:"):]
+    assert "--level" in solo and "novice | normal | hard | brutal; default normal" in solo and "--emissary" not in solo
+    status, out, _ = run(capsys, "games", "--json")
+    listed = json.loads(out)
+    assert [g["name"] for g in listed] == ["heir", "heir-solo"] and all(g["players"] == 2 for g in listed)
+
+
+def test_a_game_option_flag_sets_up_that_game(capsys, tmp_path):
+    record = tmp_path / "solo.json"
+    status, out, _ = run(capsys, "play", "--game", "heir-solo", "--level", "brutal", "--players", "greedy",
+                         "--seed", "4", "--json", "--record", str(record))
+    assert status == 0 and json.loads(out)["players"] == ["greedy", "corrupted-heir"]
+    assert json.loads(record.read_text())["config"]["level"] == "brutal"
+

@@ -13,7 +13,7 @@ from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, LEVELS, Config
 
 _COMMON = (
     Option("gods", "gods of seat 0 and seat 1", "anubis,horus", ("anubis,horus", "horus,anubis")),
-    Option("max_turns", "end the game after this many turns (ruling D-end-2)", DEFAULT_MAX_TURNS),
+    Option("max_turns", "end the game after this many turns, ruling D-end-2", DEFAULT_MAX_TURNS),
 )
 
 

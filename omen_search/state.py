@@ -73,6 +73,11 @@ class State(Protocol):
         """Exactly what ``player`` knows, as a JSON-ready dict (``omen-observation/1``)."""
         ...
 
+    def determinized(self, player: int, seed: int = 0) -> Self:
+        """A copy with everything ``player`` cannot see dealt again from ``seed`` (the same world on
+        both engines), observed by ``player`` exactly as this state."""
+        ...
+
     def hand_size(self, player: int, /) -> int: ...
 
     def strength(self, city: int, player: int, /) -> int:

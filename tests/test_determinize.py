@@ -14,6 +14,8 @@ from omen_search._core import CoreState
 from omen_search.errors import UsageError
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import Config
+from omen_search.positions import to_position
+from omen_search.reference.state import GameState
 from omen_search.rng import Rng
 
 
@@ -46,6 +48,28 @@ def test_resample_keeps_the_players_observation(config):
                     assert d.legal_moves() == state.legal_moves()
             ids = state.legal_move_ids()
             state.apply_id(ids[rng.below(len(ids))])
+
+
+@pytest.mark.parametrize("config", [Config(), Config(emissary=True, first_player=1), Config(level="hard")])
+def test_the_reference_engine_deals_the_same_worlds_as_the_core(config):
+    """The determinisation's Python twin: at every ply, for each seat, the same seed deals the same
+    world on both engines, the reference's world shows the seat what the state shows it, and the
+    state itself is left as it was."""
+    for seed in range(5):
+        core, reference = CoreState.new(seed=seed, config=config), GameState.new(seed=seed, config=config)
+        rng = Rng(seed)
+        while not core.is_terminal():
+            before = to_position(reference)
+            for p in (0, 1):
+                world = reference.determinized(p, seed=reference.ply * 2 + p)
+                assert to_position(world) == to_position(core.determinized(p, seed=reference.ply * 2 + p))
+                assert observe(world, p) == observe(reference, p)
+                assert world.moves == [] and world.history == []
+            assert to_position(reference) == before
+            moves = core.legal_moves()
+            move = moves[rng.below(len(moves))]
+            core.apply(move)
+            reference.apply_trusted(move)
 
 
 def test_resample_changes_what_is_hidden():
@@ -86,10 +110,11 @@ def test_resample_keeps_publicly_known_cards():
         assert all(d.hands[1][t] >= n for t, n in enumerate(state.known[1]))
 
 
-def test_resample_is_reproducible_and_validated():
-    state = CoreState.new(seed=2)
+@pytest.mark.parametrize("engine", [CoreState, GameState])
+def test_resample_is_reproducible_and_validated(engine):
+    state = engine.new(seed=2)
     assert observe(state.determinized(1, seed=9), 0) == observe(state.determinized(1, seed=9), 0)
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError, match="player"):
         state.determinized(2, seed=1)
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError, match="seed"):
         state.determinized(0, seed=-1)

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from omen_search.cards import GODS, CardSet, Effect, Unit, default_cards
-from omen_search.errors import IllegalMoveError
+from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import (
     CAPACITY,
@@ -231,6 +231,45 @@ class GameState(Parts):
         other.moves = list(self.moves)
         other.seed = self.seed
         return other
+
+    def determinized(self, player: int, seed: int = 0) -> GameState:
+        """A copy in which everything ``player`` cannot see is dealt again, uniformly among exactly
+        the unseen cards and tiles, so that ``player`` observes it exactly as this state; the copy
+        has no history (undoing would bring the true hidden cards back). The same draws in the same
+        order as the core's ``determinize``, so a seed gives the same world on both engines.
+
+        Hidden from ``player``: the opponent's hand beyond its publicly known cards, the deck order,
+        the cards beneath both structures, the opponent's undisclosed emissary, the reward tiles
+        still in the cities and the opponent's unused tiles; the game's own generator is reseeded
+        too, so future reshuffles are as unknown as the deck."""
+        if player not in (0, 1) or isinstance(player, bool):
+            raise UsageError(f"player: must be 0 or 1, got {player!r}")
+        rng = Rng(seed)
+        world = GameState.from_parts(self)
+        opp = 1 - player
+        hidden_hand = [t for t in range(self.T) for _ in range(self.hands[opp][t] - self.known[opp][t])]
+        world.hands[opp] = list(self.known[opp])
+        beneath = [[t for t in range(self.T) for _ in range(self.under[q][t])] for q in (0, 1)]
+        world.under = [[0] * self.T, [0] * self.T]
+        emissary = [self.emissaries[opp]] if self.phase == EMISSARY and self.emissaries[opp] >= 0 else []
+        pool = hidden_hand + beneath[0] + beneath[1] + emissary + self.deck
+        rng.shuffle(pool)
+        deal = iter(pool)
+        for _ in hidden_hand:
+            world.hands[opp][next(deal)] += 1
+        for q in (0, 1):
+            for _ in beneath[q]:
+                world.under[q][next(deal)] += 1
+        if emissary:
+            world.emissaries[opp] = next(deal)
+        world.deck = [next(deal) for _ in self.deck]
+        tiles = [tile for city in self.city_tiles for tile in city] + sorted(self.unused[opp])
+        rng.shuffle(tiles)
+        dealt = iter(tiles)
+        world.city_tiles = [[next(dealt) for _ in city] for city in self.city_tiles]
+        world.unused[opp] = sorted(dealt)
+        world.rng = Rng.from_state([rng.next64() for _ in range(4)])
+        return world
 
     def scores(self) -> tuple[int, int]:
         """Victory points of each seat now (H-score-1)."""

@@ -29,6 +29,7 @@ from omen_search.match import (
     read_results,
     run_match,
 )
+from process_helper import children, gone
 
 SOURCE = Path(omen_search.__file__).resolve().parent.parent  # the package the tests import
 
@@ -187,26 +188,6 @@ def _games_in(out: Path) -> int:
     return max(0, out.read_text().count("\n") - 1) if out.exists() else 0
 
 
-def _children(pid: int) -> list[int]:
-    """The live processes whose parent is ``pid`` (from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            state, parent = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[:2]
-        except (OSError, ValueError):
-            continue
-        if int(parent) == pid and state != "Z":
-            found.append(int(entry.name))
-    return found
-
-
-def _gone(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_killing_a_match_ends_its_workers_and_closes_its_pipes(tmp_path):
     """SIGKILL of the match process alone: its pool workers die with it, so nothing holds the
@@ -215,14 +196,14 @@ def test_killing_a_match_ends_its_workers_and_closes_its_pipes(tmp_path):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and _games_in(out) < 1:
         time.sleep(0.01)
-    workers = _children(proc.pid)
+    workers = children(proc.pid)
     assert len(workers) >= 2 and _games_in(out) >= 1
     os.kill(proc.pid, signal.SIGKILL)
     proc.communicate(timeout=10)  # hangs if a worker still holds stdout or stderr
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not all(_gone(w) for w in workers):
+    while time.monotonic() < deadline and not all(gone(w) for w in workers):
         time.sleep(0.05)
-    assert all(_gone(w) for w in workers), "a worker outlived the match"
+    assert all(gone(w) for w in workers), "a worker outlived the match"
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])

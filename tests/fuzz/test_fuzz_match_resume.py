@@ -36,31 +36,9 @@ import pytest
 from omen_search.match import MatchOptions, MatchSetup, run_match
 
 from fuzzlib import ROOT, Case, fuzz
+from process_helper import PROC, children, gone
 
 BOTS = (("greedy", "random"), ("ismcts:iterations=30", "greedy"), ("ismcts:iterations=100", "random"))
-PROC = Path("/proc")
-
-
-def _children(pid: int) -> list[int]:
-    """The live processes whose parent is ``pid`` (from /proc)."""
-    found = []
-    for entry in PROC.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            state, parent = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[:2]
-        except (OSError, ValueError, IndexError):
-            continue
-        if int(parent) == pid and state != "Z":
-            found.append(int(entry.name))
-    return found
-
-
-def _gone(pid: int) -> bool:
-    try:
-        return PROC.joinpath(str(pid), "stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
-    except (OSError, IndexError):
-        return True
 
 
 def _games_in(out: Path) -> int:
@@ -112,21 +90,21 @@ def match_case(case: Case) -> dict[str, int]:
         deadline = time.monotonic() + (delay if target is None else 120)
         workers_seen: set[int] = set()
         while time.monotonic() < deadline and proc.poll() is None:
-            workers_seen.update(_children(proc.pid))
+            workers_seen.update(children(proc.pid))
             if target is not None and _games_in(out) >= target:
                 time.sleep(delay)
                 break
             time.sleep(0.002)
-        workers_seen.update(_children(proc.pid))
+        workers_seen.update(children(proc.pid))
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
         _, err = proc.communicate(timeout=60)  # a worker holding the pipes open would hang here
         log.append({"target": target, "delay": round(delay, 3), "lines": _games_in(out), "status": proc.returncode})
         assert proc.returncode in (0, -signal.SIGKILL), f"run {k} exited {proc.returncode}: {err[-2000:]!r}"
         until = time.monotonic() + 10
-        while time.monotonic() < until and not all(_gone(w) for w in workers_seen):
+        while time.monotonic() < until and not all(gone(w) for w in workers_seen):
             time.sleep(0.05)
-        left = [w for w in workers_seen if not _gone(w)]
+        left = [w for w in workers_seen if not gone(w)]
         assert not left, f"worker processes {left} outlived the kill of run {k}"
     case.note("kills", log)
     final = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)

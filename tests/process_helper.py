@@ -1,0 +1,36 @@
+"""The processes of a test's subprocess, read from /proc: which are its live children, and whether
+one is gone (so that a test can say no worker outlived a killed match)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PROC = Path("/proc")
+
+
+def _stat_fields(pid: int | str) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (state, parent, …)."""
+    return PROC.joinpath(str(pid), "stat").read_text().rsplit(")", 1)[1].split()
+
+
+def children(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid``."""
+    found = []
+    for entry in PROC.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state, parent = _stat_fields(entry.name)[:2]
+        except (OSError, ValueError, IndexError):
+            continue
+        if int(parent) == pid and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def gone(pid: int) -> bool:
+    """Whether ``pid`` has exited (no longer there, or a zombie or dead entry)."""
+    try:
+        return _stat_fields(pid)[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return True

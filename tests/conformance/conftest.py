@@ -1,0 +1,34 @@
+"""The conformance suite runs every test that takes a ``game`` once per registered game.
+
+The toy game ``tricks`` (tests/toy_game) joins the registry here, the way any game outside the
+package would, so the suite runs on a game of 2, 3 and 4 players besides the package's own.
+A game whose core cannot be built on this machine (the toy core without a C compiler) is skipped.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from omen_search.game import Game, games, register
+from toy_game.build import NoCompilerError
+from toy_game.game import TOY_GAMES
+
+games()  # the package's games register first (they load on first use), the toy game after them
+for toy in TOY_GAMES:
+    register(toy)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "game" in metafunc.fixturenames:
+        metafunc.parametrize("game", games(), ids=lambda game: game.name, indirect=True)
+
+
+@pytest.fixture
+def game(request: pytest.FixtureRequest) -> Game:
+    """The registered game under test, its core built (skips if it cannot be)."""
+    game: Game = request.param
+    try:
+        game.new_initial_state(0, engine="core")
+    except NoCompilerError as exc:
+        pytest.skip(str(exc))
+    return game

@@ -33,8 +33,8 @@ def seeded_games(game: Game, count: int = GAMES) -> Iterator[tuple[int, Any]]:
 
 
 def positions(game: Game, engine: str, count: int = POSITIONS) -> Iterator[Any]:
-    """``count`` games in progress on ``engine``, from the deal to near the end: game ``j`` is
-    stopped ``j / count`` of the way through the random game its seed plays."""
+    """``count`` games in progress on ``engine`` (none over), from the deal to near the end: game
+    ``j`` is stopped ``j / count`` of the way through the random game its seed plays."""
     for j, (seed, config) in enumerate(seeded_games(game, count)):
         length = random_walk(game.new_initial_state(seed, engine=engine, config=config), seed).ply
         yield random_walk(game.new_initial_state(seed, engine=engine, config=config), seed, plies=length * j // count)

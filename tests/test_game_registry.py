@@ -6,17 +6,20 @@ import pytest
 
 from omen_search.errors import UsageError
 from omen_search.game import games, get_game, game_of
+from omen_search.games import BUILTIN
 
 
 def test_the_builtin_games_are_registered_by_name():
-    assert [g.name for g in games()] == ["heir", "heir-solo"]
-    assert all(g.players == 2 for g in games())
+    """The package's games; a test may have registered others (the conformance suite's toy game)."""
+    builtin = [g for g in games() if type(g).__module__ in BUILTIN]
+    assert [g.name for g in builtin] == ["heir", "heir-solo"]
+    assert all(g.players == 2 for g in builtin)
 
 
 def test_an_unknown_game_names_the_nearest():
     with pytest.raises(UsageError, match="did you mean 'heir-solo'"):
         get_game("heirsolo")
-    with pytest.raises(UsageError, match="games: heir, heir-solo"):
+    with pytest.raises(UsageError, match=r"\(games: heir, heir-solo\b"):
         get_game("chess")
 
 

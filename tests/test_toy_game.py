@@ -20,6 +20,7 @@ from omen_search.bots import RandomBot
 from omen_search.errors import IllegalMoveError, NotationError, UsageError
 from omen_search.perft import perft
 from omen_search.rng import Rng
+from play_helper import random_walk
 from toy_game import reference, vocabulary
 from toy_game.build import NoCompilerError, load_core
 from toy_game.reference import GameState
@@ -41,15 +42,6 @@ def core() -> Any:
 
 def cards(*names: str) -> list[int]:
     return [parse_card(name) for name in names]
-
-
-def random_walk(state: Any, seed: int, plies: int | None = None) -> Any:
-    """Play uniformly random moves on ``state`` (to the end, or ``plies`` of them); returns it."""
-    rng = Rng(seed)
-    while not state.is_terminal() and (plies is None or state.ply < plies):
-        moves = state.legal_moves()
-        state.apply_trusted(moves[rng.below(len(moves))])
-    return state
 
 
 def full_state(state: Any) -> tuple:

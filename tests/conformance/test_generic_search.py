@@ -1,0 +1,86 @@
+"""The search written once (omen_search._search) plays every game's core through the C contract
+alone: ISMCTS (SO and MO, in one run or in slices), random playouts and best-move shares.
+
+Positions run from the deal to near the end of seeded random games; move ids are the core's
+(``legal_move_ids()``, in the order of ``legal_moves()``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from omen_search import _search
+from omen_search.game import Game
+from omen_search.rng import Rng
+from conformance_helper import positions, public_face, seeded_games, set_ups
+from play_helper import random_walk
+
+ITERATIONS = 300
+PLAYOUTS = 8  # random games per set-up compared with the reference engine
+
+
+def test_core_move_ids_name_the_legal_moves_in_order(game: Game):
+    """Playing id ``k`` of ``legal_move_ids()`` plays move ``k`` of ``legal_moves()``."""
+    for seed, config in seeded_games(game):
+        state = game.new_initial_state(seed, config=config)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            ids, moves = state.legal_move_ids(), state.legal_moves()
+            assert len(ids) == len(set(ids)) == len(moves) and all(move_id >= 0 for move_id in ids)
+            pick = rng.below(len(ids))
+            by_id = state.clone()
+            by_id.apply_id(ids[pick])
+            state.apply_trusted(moves[pick])
+            assert public_face(by_id, game.players) == public_face(state, game.players), (seed, state.ply)
+
+
+@pytest.mark.parametrize("mo", [False, True], ids=["SO", "MO"])
+def test_ismcts_runs_the_iterations_asked_over_the_legal_moves(game: Game, mo: bool):
+    """Every iteration passes through one root child; the children are the legal move ids, each
+    tried (there are more iterations than moves) and counted available at each later visit (not at
+    the one that creates it), with rewards within [0, visits]; the game's statistics are for root
+    moves; the searched state is left as it was."""
+    for state in positions(game, "core"):
+        face = public_face(state, game.players)
+        legal = state.legal_move_ids()
+        iterations = ITERATIONS + len(legal)
+        result = _search.search(state, iterations=iterations, mo=mo, seed=state.ply)
+        assert result["iterations"] == iterations
+        children = {move: (visits, avail, reward) for move, visits, avail, reward, *_ in result["children"]}
+        assert sorted(children) == sorted(legal) and len(children) == len(result["children"])
+        assert sum(visits for visits, _, _ in children.values()) == iterations
+        assert all(1 <= visits <= avail + 1 <= iterations and 0 <= reward <= visits
+                   for visits, avail, reward in children.values())
+        assert set(result["stats"]) <= set(children)
+        assert public_face(state, game.players) == face
+
+
+@pytest.mark.parametrize("mo", [False, True], ids=["SO", "MO"])
+def test_a_search_in_slices_is_the_search_in_one_run(game: Game, mo: bool):
+    for state in positions(game, "core"):
+        search = _search.Search(state, mo=mo, seed=state.ply)
+        assert search.player == state.current_player
+        assert search.run(ITERATIONS // 3) + search.run(ITERATIONS - ITERATIONS // 3) == ITERATIONS
+        whole = _search.search(state, iterations=ITERATIONS, mo=mo, seed=state.ply)
+        sliced = search.result()
+        assert (sliced["children"], sliced["stats"], sliced["nodes"]) == (whole["children"], whole["stats"],
+                                                                         whole["nodes"])
+
+
+def test_run_playouts_plays_the_random_games_of_the_reference_engine(game: Game):
+    """One score column per player; game ``i`` is the deal ``seed + i`` played by random moves
+    drawn from ``Rng(seed + i)``, as the reference engine plays it."""
+    for config in set_ups(game):
+        scores, plies = _search.run_playouts(game.new_initial_state(config=config), PLAYOUTS, seed=100)
+        assert scores.shape == (PLAYOUTS, game.players) and plies.shape == (PLAYOUTS,)
+        for i in range(PLAYOUTS):
+            reference = random_walk(game.new_initial_state(100 + i, engine="reference", config=config), 100 + i)
+            assert (list(scores[i]), plies[i]) == (list(reference.scores()), reference.ply), (config, i)
+
+
+def test_best_shares_of_the_legal_moves_sum_to_one(game: Game):
+    for state in positions(game, "core"):
+        legal = state.legal_move_ids()
+        shares = _search.best_shares(state, legal, worlds=20, rollouts=4, seed=state.ply)
+        assert len(shares) == len(legal) and all(0 <= share <= 1 for share in shares)
+        assert sum(shares) == pytest.approx(1)

@@ -72,6 +72,37 @@ def test_the_reference_engine_deals_the_same_worlds_as_the_core(config):
             reference.apply_trusted(move)
 
 
+def _mid_discard_positions(count: int) -> list[GameState]:
+    """Positions in which a player has discarded some of several cards and must discard more."""
+    found: list[GameState] = []
+    for seed in range(200):
+        state = GameState.new(seed=seed)
+        rng = Rng(seed)
+        while not state.is_terminal() and len(found) < count:
+            d = state.pending
+            if d is not None and d.kind == "discard" and d.last > 0:
+                found.append(state.clone())
+            moves = state.legal_moves()
+            state.apply_trusted(moves[rng.below(len(moves))])
+        if len(found) >= count:
+            return found
+    raise AssertionError("no position in the middle of a discard of several cards")
+
+
+def test_an_opponent_part_way_through_a_discard_can_go_on_in_every_world():
+    """Its picks run in unit order (pending.last, which the other player sees), so its new hand must
+    hold its remaining picks from that unit up: every world of the other player leaves it a legal
+    move, shows the other player what the state shows, and is the same on both engines."""
+    for state in _mid_discard_positions(6):
+        other = 1 - state.pending.player
+        core = CoreState.from_state(state)
+        for seed in range(40):
+            world = state.determinized(other, seed)
+            assert world.legal_moves(), (state.seed, state.ply, seed)
+            assert observe(world, other) == observe(state, other)
+            assert to_position(world) == to_position(core.determinized(other, seed))
+
+
 def test_resample_changes_what_is_hidden():
     state = CoreState.new(seed=5)
     opp_hands = {tuple(state.determinized(0, seed=s).hands[1]) for s in range(50)}

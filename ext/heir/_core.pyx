@@ -36,6 +36,7 @@ from omen_search import cards as _limits
 from omen_search.cards import GODS, CardSet, default_cards
 from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.games.heir.observe import observe
+from omen_search.games.heir import rules as _rules
 from omen_search.games.heir.rules import DECISIONS, LEVELS, PHASES, Config, Pending, program
 from omen_search.moves import VERBS, Move
 from omen_search.rng import Rng

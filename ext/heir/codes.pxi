@@ -117,4 +117,7 @@ cdef enum:
     OMEN_CITY = 0
     LEVEL_NOVICE = 1      # levels: 1 + index in rules.LEVELS
     TRAIL_MARGIN = 8192   # writes one move can make, at the most, with room to spare
+    DEAL_ATTEMPTS = 64    # determinize: deals tried for an opponent part-way through a discard (rules.DEAL_ATTEMPTS)
+
+assert DEAL_ATTEMPTS == _rules.DEAL_ATTEMPTS
 

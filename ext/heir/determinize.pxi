@@ -1,4 +1,4 @@
-cdef void determinize(const Tables* tb, State* s, int p, uint64_t* rng) noexcept nogil:
+cdef void deal_unseen(const Tables* tb, State* s, int p, uint64_t* rng) noexcept nogil:
     """Re-deal everything ``p`` cannot see, uniformly among exactly the unseen cards and tiles.
 
     Hidden from ``p``: the opponent's hand beyond its publicly known cards, the deck order, the cards
@@ -67,3 +67,27 @@ cdef void determinize(const Tables* tb, State* s, int p, uint64_t* rng) noexcept
         s.rng[i] = rng_next(rng)
 
 
+cdef void determinize(const Tables* tb, State* s, int p, uint64_t* rng) noexcept nogil:
+    """:c:func:`deal_unseen`, dealt again while the opponent, part-way through discarding several
+    cards, would be left without a legal pick: its picks run in unit order (``pending.last``, which
+    ``p`` sees), so its new hand must hold its remaining picks from that unit up. After
+    ``DEAL_ATTEMPTS`` deals that all fail, the true hidden cards stay (a world ``p`` cannot tell
+    apart either) and only the game's generator is reseeded."""
+    cdef State before
+    cdef Ctx c
+    cdef int32_t buf[MAX_MOVES]
+    cdef int attempt, i
+    if not (s.pending.kind == DK_DISCARD and s.pending.player == 1 - p):
+        deal_unseen(tb, s, p, rng)
+        return
+    memcpy(&before, s, sizeof(State))
+    c.tb = tb
+    c.s = s
+    c.tr = NULL
+    for attempt in range(DEAL_ATTEMPTS):
+        deal_unseen(tb, s, p, rng)
+        if gen_moves(&c, &s.pending, buf) > 0:
+            return
+        memcpy(s, &before, sizeof(State))
+    for i in range(4):
+        s.rng[i] = rng_next(rng)

@@ -27,6 +27,7 @@ from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import (
     CAPACITY,
+    DEAL_ATTEMPTS,
     CH,
     CH_COINS,
     CH_START_TREASURY,
@@ -241,10 +242,26 @@ class GameState(Parts):
         Hidden from ``player``: the opponent's hand beyond its publicly known cards, the deck order,
         the cards beneath both structures, the opponent's undisclosed emissary, the reward tiles
         still in the cities and the opponent's unused tiles; the game's own generator is reseeded
-        too, so future reshuffles are as unknown as the deck."""
+        too, so future reshuffles are as unknown as the deck. An opponent part-way through discarding
+        several cards is dealt a hand from which it can go on (as the core's ``determinize``)."""
         if player not in (0, 1) or isinstance(player, bool):
             raise UsageError(f"player: must be 0 or 1, got {player!r}")
         rng = Rng(seed)
+        if not (self.pending is not None and self.pending.kind == "discard" and self.pending.player == 1 - player):
+            return self._deal_unseen(player, rng)
+        # the opponent is part-way through discarding several cards, in unit order (pending.last,
+        # which the player sees): deal again until its new hand holds its remaining picks from that
+        # unit up; after DEAL_ATTEMPTS failures the true hidden cards stay, the generator reseeded
+        for _ in range(DEAL_ATTEMPTS):
+            world = self._deal_unseen(player, rng)
+            if world.legal_moves():
+                return world
+        world = GameState.from_parts(self)
+        world.rng = Rng.from_state([rng.next64() for _ in range(4)])
+        return world
+
+    def _deal_unseen(self, player: int, rng: Rng) -> GameState:
+        """One deal of everything ``player`` cannot see (see :meth:`determinized`), drawn from ``rng``."""
         world = GameState.from_parts(self)
         opp = 1 - player
         hidden_hand = [t for t in range(self.T) for _ in range(self.hands[opp][t] - self.known[opp][t])]

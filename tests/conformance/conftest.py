@@ -20,13 +20,7 @@ for toy in TOY_GAMES:
 
 # Known bugs, by test and game, each shown as an expected failure until it is fixed (not strict:
 # a bug that needs a rare position may not show at the default size).
-_DISCARD_WORLDS = ("determinize (ext/heir/determinize.pxi) can re-deal the other player, in the middle of "
-                   "discarding several cards (in unit order: Pending.last), a hand with no unit from `last` "
-                   "up: that player has no legal move")
-KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("test_every_world_plays_on_to_an_end", "heir"): _DISCARD_WORLDS,
-    ("test_every_world_plays_on_to_an_end", "heir-solo"): _DISCARD_WORLDS,
-}
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -31,6 +31,7 @@ CH = 1  # the Corrupted Heir's seat
 CH_COINS = 7  # its reserve and treasury together (S-coins-1)
 CH_START_TREASURY = {"novice": 0, "normal": 0, "hard": 1, "brutal": 2}
 OMEN_CITY = 0  # S-omen-1: the Omen token never moves
+DEAL_ATTEMPTS = 64  # determinisation: deals tried for an opponent part-way through a discard of several cards
 
 # Phases of the turn machine, in order.
 PHASES = (

@@ -22,7 +22,7 @@ from omen_search.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
-from omen_search.game import Option, games, get_game
+from omen_search.game import Option, all_games, get_game
 from omen_search.games.heir.rules import CH, DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
@@ -100,7 +100,7 @@ def _flag(option: str) -> str:
 def _game_options() -> dict[str, Option]:
     """Every option of every registered game, by name (as the first game that has it words it)."""
     options: dict[str, Option] = {}
-    for game in games():
+    for game in all_games():
         for option in game.options:
             options.setdefault(option.name, option)
     return options
@@ -109,12 +109,12 @@ def _game_options() -> dict[str, Option]:
 def _add_game(p: argparse.ArgumentParser) -> None:
     """``--game`` and a flag for each registered game's options (``omen-search games`` lists them)."""
     _add_cards(p)
-    names = [g.name for g in games()]
+    names = [g.name for g in all_games()]
     p.add_argument("--game", choices=names, default=names[0],
-                   help="; ".join(f"{g.name}: {g.title}" for g in games()) + f" (default {names[0]})")
+                   help="; ".join(f"{g.name}: {g.title}" for g in all_games()) + f" (default {names[0]})")
     p.add_argument("--seed", type=_seed, default=1, help="game seed: fixes every shuffle (default 1)")
     for name, option in _game_options().items():
-        owners = [g.name for g in games() if any(o.name == name for o in g.options)]
+        owners = [g.name for g in all_games() if any(o.name == name for o in g.options)]
         where = "" if len(owners) == len(names) else f"{', '.join(owners)}: "
         if isinstance(option.default, bool):
             p.add_argument(_flag(name), action="store_const", const=True, default=None, help=where + option.help)
@@ -301,9 +301,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_games(args: argparse.Namespace) -> int:
     """List the registered games with their players and options."""
     if args.json:
-        print(json.dumps([g.describe() for g in games()]))
+        print(json.dumps([g.describe() for g in all_games()]))
         return 0
-    for game in games():
+    for game in all_games():
         print(f"{game.name}: {game.title} ({game.players} players)")
         for o in game.options:
             values = f"{' | '.join(map(str, o.choices))}; " if o.choices and not isinstance(o.default, bool) else ""
@@ -495,7 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                   f"{', '.join(k for k in BOT_KINDS if k != 'human')})")
     p.add_argument("bot_b", metavar="BOT_B", help=f"the opponent's spec, e.g. greedy ({CORRUPTED_HEIR} with "
                                                   "--game heir-solo)")
-    p.add_argument("--game", choices=[g.name for g in games()], default="heir",
+    p.add_argument("--game", choices=[g.name for g in all_games()], default="heir",
                    help="heir: two players, seats swapped in pairs (default); heir-solo: BOT_A in seat 0 against "
                         f"the Corrupted Heir (BOT_B {CORRUPTED_HEIR}), each game its own deal")
     p.add_argument("--level", choices=LEVELS, help="heir-solo: the Corrupted Heir's difficulty (default normal)")

@@ -4,7 +4,7 @@ A game is a folder (``omen_search/games/<name>/``) and a registration: its folde
 :class:`Game` objects, and :data:`omen_search.games.BUILTIN` names the modules that hold them.
 The tools take a game by name (``--game heir-solo``) and never name a game's cards, gods or phases.
 
->>> [g.name for g in games()]
+>>> [g.name for g in all_games()][:2]  # the package's own games come first
 ['heir', 'heir-solo']
 >>> get_game("heir").players
 2
@@ -91,7 +91,7 @@ def _load_builtin() -> None:
         importlib.import_module(module)
 
 
-def games() -> tuple[Game, ...]:
+def all_games() -> tuple[Game, ...]:
     """Every registered game, in registration order."""
     _load_builtin()
     return tuple(_REGISTRY.values())
@@ -110,7 +110,7 @@ def get_game(name: str) -> Game:
 
 def game_of(config: Any) -> Game:
     """The registered game a configuration sets up."""
-    for game in games():
+    for game in all_games():
         if game.owns(config):
             return game
     raise UsageError(f"game: no registered game is set up by {config!r}")

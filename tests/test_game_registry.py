@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from omen_search.errors import UsageError
-from omen_search.game import games, get_game, game_of
+from omen_search.game import all_games, game_of, get_game
 from omen_search.games import BUILTIN
 
 
 def test_the_builtin_games_are_registered_by_name():
     """The package's games; a test may have registered others (the conformance suite's toy game)."""
-    builtin = [g for g in games() if type(g).__module__ in BUILTIN]
+    builtin = [g for g in all_games() if type(g).__module__ in BUILTIN]
     assert [g.name for g in builtin] == ["heir", "heir-solo"]
     assert all(g.players == 2 for g in builtin)
 
@@ -36,7 +36,7 @@ def test_options_default_and_are_checked_per_game():
 
 
 def test_a_configuration_names_its_game():
-    for game in games():
+    for game in all_games():
         assert game_of(game.config()) is game
 
 
@@ -59,3 +59,19 @@ def test_describe_lists_options_with_defaults_and_choices():
     described = get_game("heir-solo").describe()
     level = next(o for o in described["options"] if o["name"] == "level")
     assert level["default"] == "normal" and level["choices"] == ["novice", "normal", "hard", "brutal"]
+
+
+def test_the_front_door_finds_a_game_starts_it_and_searches_it():
+    """``import omen_search`` is enough: its doctests and its lazily loaded names."""
+    import doctest
+
+    import omen_search
+    import omen_search.game
+
+    for module in (omen_search, omen_search.game):
+        failed, attempted = doctest.testmod(module)
+        assert attempted and not failed
+    assert set(omen_search.__all__) <= set(dir(omen_search))
+    assert all(getattr(omen_search, name) is not None for name in omen_search.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        omen_search.nonsense  # noqa: B018

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from omen_search.game import Game, games, register
+from omen_search.game import Game, all_games, register
 from toy_game.build import NoCompilerError
 from toy_game.game import TOY_GAMES
 
-games()  # the package's games register first (they load on first use), the toy game after them
+all_games()  # the package's games register first (they load on first use), the toy game after them
 for toy in TOY_GAMES:
     register(toy)
 
@@ -25,7 +25,7 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "game" in metafunc.fixturenames:
-        metafunc.parametrize("game", games(), ids=lambda game: game.name, indirect=True)
+        metafunc.parametrize("game", all_games(), ids=lambda game: game.name, indirect=True)
 
 
 @pytest.fixture

@@ -43,6 +43,12 @@ class Game(ABC):
     title: str
     players: int
     options: tuple[Option, ...]
+    engines: tuple[str, ...] = ("core", "reference")  # the rules engines a game is dealt on
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Any:
+        """The move a text names in the game's notation (``str(move)`` parses back to ``move``);
+        raises :class:`~omen_search.errors.NotationError` for text that names no move."""
 
     @abstractmethod
     def config(self, **options: Any) -> Any:

@@ -1,8 +1,7 @@
 """Every move has one text notation that parses back to it, and the checked door (``apply``) takes
 that text and refuses a move that is not legal where it is played.
 
-The Game interface has no notation parser yet, so a move parses with its own class:
-``type(move).parse(str(move))``.
+A move parses with its game's ``parse_move``.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ def test_every_legal_move_parses_back_from_its_notation(game: Game):
                 moves = by_value.legal_moves()
                 texts = [str(move) for move in moves]
                 assert len(set(texts)) == len(texts), (engine, seed, by_value.ply, texts)
-                assert [type(move).parse(text) for move, text in zip(moves, texts)] == moves
+                assert [game.parse_move(text) for text in texts] == moves
                 pick = rng.below(len(moves))
                 by_text.apply(texts[pick])
                 by_value.apply_trusted(moves[pick])

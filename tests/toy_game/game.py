@@ -15,6 +15,7 @@ from omen_search.errors import UsageError
 from omen_search.game import Game
 from toy_game.build import load_core
 from toy_game.reference import GameState
+from toy_game.vocabulary import Move
 from toy_game.vocabulary import HAND_SIZES, hand_size
 
 
@@ -38,6 +39,9 @@ class ToyGame(Game):
     def config(self, **options: Any) -> TricksConfig:
         self.check_options(options)
         return TricksConfig(self.players)
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
 
     def owns(self, config: Any) -> bool:
         return config == TricksConfig(self.players)

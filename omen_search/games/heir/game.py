@@ -10,6 +10,7 @@ from omen_search.engines import new_game
 from omen_search.errors import UsageError
 from omen_search.game import Game, Option, register
 from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, LEVELS, Config
+from omen_search.moves import Move
 
 _COMMON = (
     Option("gods", "gods of seat 0 and seat 1", "anubis,horus", ("anubis,horus", "horus,anubis")),
@@ -43,6 +44,9 @@ class HeirGame(Game):
         if self.solo:
             return Config(level=options.get("level", "normal"), **common)
         return Config(first_player=options.get("first_player", 0), emissary=options.get("emissary", False), **common)
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
 
     def owns(self, config: Any) -> bool:
         return isinstance(config, Config) and config.solo == self.solo

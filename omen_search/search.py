@@ -75,15 +75,18 @@ class SearchResult:
 
 
 def as_core(state: Any) -> Any:
-    """The core state to search from: a core state itself, a reference state copied to the core,
-    or (for an observation dict) a state consistent with what its player sees."""
+    """The core state to search from: any game's core state itself (it lends the search its C
+    contract, ``game_handle()``), a Heir reference state copied to the core, or (for a Heir
+    observation dict) a state consistent with what its player sees."""
+    if hasattr(state, "game_handle"):
+        return state
     from omen_search._core import CoreState
 
     if isinstance(state, dict):
         from omen_search.positions import state_from_observation
 
         state, _ = state_from_observation(state, None)
-    return state if isinstance(state, CoreState) else CoreState.from_state(state)
+    return CoreState.from_state(state)
 
 
 def worker_seeds(seed: int, workers: int) -> list[int]:

@@ -84,3 +84,15 @@ def test_best_shares_of_the_legal_moves_sum_to_one(game: Game):
         shares = _search.best_shares(state, legal, worlds=20, rollouts=4, seed=state.ply)
         assert len(shares) == len(legal) and all(0 <= share <= 1 for share in shares)
         assert sum(shares) == pytest.approx(1)
+
+
+def test_the_python_search_ranks_the_moves_of_any_core(game: Game):
+    """``omen_search.ismcts`` (budgets, workers, ranking) takes any game's core state as it is."""
+    from omen_search.search import Limit, ismcts
+
+    state = game.new_initial_state(3, engine="core")
+    while len(state.legal_moves()) < 2:
+        state.apply(state.legal_moves()[0])
+    result = ismcts(state, Limit(iterations=200), seed=1, workers=2)
+    assert result.player == state.current_player and result.iterations == 200
+    assert sorted(map(str, (m.move for m in result.moves))) == sorted(map(str, state.legal_moves()))

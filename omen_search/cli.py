@@ -25,6 +25,7 @@ from omen_search.files import check_output
 from omen_search.game import Option, all_games, get_game
 from omen_search.games.heir.rules import CH, DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.jsonio import read_json_file
+from omen_search.positions import document_game
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
 from omen_search.render import describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
@@ -141,6 +142,21 @@ def _config(args: argparse.Namespace) -> Any:
         raise UsageError(f"{_flag(name)}:{rest}" if name in own else str(exc)) from None
 
 
+def _add_document_game(p: argparse.ArgumentParser, document: str) -> None:
+    """``--game`` for a command that reads a document naming its own game."""
+    p.add_argument("--game", choices=[g.name for g in games()],
+                   help=f"refuse a {document} of another game (default: the {document}'s own game, any of them)")
+
+
+def _check_game(args: argparse.Namespace, document: Any, root: str, cards: CardSet) -> None:
+    """With ``--game``, refuse a document (``root``: record, observation) of another game, naming both."""
+    if args.game is None:
+        return
+    game = document_game(document, root, cards).name
+    if game != args.game:
+        raise UsageError(f"--game {args.game}: the {root} is a game of {game}")
+
+
 def _level(args: argparse.Namespace) -> str | None:
     """The Corrupted Heir's level for --game heir-solo (default normal); None for two players."""
     if args.level is not None and args.game != "heir-solo":
@@ -241,6 +257,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     cards = load_cards(args.cards)
     record = load_record(args.record)
+    _check_game(args, record, "record", cards)
     state = replay(record, cards)
     result = {"ok": True, "plies": state.ply, "finished": state.is_terminal(),
               "scores": list(state.scores()), "winner": state.winner()}
@@ -343,8 +360,10 @@ def cmd_advise(args: argparse.Namespace) -> int:
         source, ply = read_json_file(args.observation, "observation"), None
         if isinstance(source, dict) and source.get("format") == RECORD_FORMAT:
             raise UsageError(f"--observation: {args.observation} is a game record; use --record FILE [--ply N]")
+        _check_game(args, source, "observation", cards)
     else:
         source = load_record(args.record)
+        _check_game(args, source, "record", cards)
         moves = source.get("moves", [])  # not a list: replaying the record names the field
         ply = args.ply if args.ply is not None else len(moves) if isinstance(moves, list) else 0
     limit = _limit(args, ADVISE_ITERATIONS)
@@ -385,9 +404,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from omen_search.review_html import write_html
 
     record = load_record(args.record)
+    cards = load_cards(args.cards)
+    _check_game(args, record, "record", cards)
     if args.html:
         check_output(args.html, "--html")
-    review = analyze_game(record, args.player, Limit(iterations=args.iterations), cards=load_cards(args.cards),
+    review = analyze_game(record, args.player, Limit(iterations=args.iterations), cards=cards,
                           workers=args.workers, seed=args.seed, thresholds=args.thresholds, progress=not args.quiet)
     if args.html:
         write_html(review, args.html, title=f"Omen game review: {args.record}, seat {args.player}")
@@ -529,6 +550,7 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--observation", metavar="FILE", help="what the player sees (JSON; docs/advice.md)")
     source.add_argument("--record", metavar="FILE", help="a game record (JSON), with --ply")
     p.add_argument("--ply", type=int, help="advise after this many moves of the record (default: all of them)")
+    _add_document_game(p, "record or observation")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--iterations", type=_iterations, help=f"search iterations (default {ADVISE_ITERATIONS})")
     budget.add_argument("--seconds", type=_seconds, help="search time in seconds instead")
@@ -547,6 +569,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(lichess's thresholds), none when the estimates' 95% intervals overlap.")
     p.add_argument("record", metavar="RECORD", help="game record (JSON) written by `play --record`")
     p.add_argument("--player", type=int, choices=(0, 1), required=True, help="the seat to review")
+    _add_document_game(p, "record")
     p.add_argument("--iterations", type=_iterations, default=ANALYZE_ITERATIONS,
                    help=f"search iterations per decision (default {ANALYZE_ITERATIONS})")
     p.add_argument("--workers", type=_workers, default=1, help="searches side by side (threads) (default 1)")
@@ -628,6 +651,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="re-play a game record and check every move")
     p.add_argument("record", metavar="FILE", help="game record (JSON) written by `play --record`")
+    _add_document_game(p, "record")
     _add_cards(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_replay)

@@ -15,7 +15,7 @@ exits with status 0. The protocol, with an example session, is ``docs/engine-pro
 >>> EngineServer(io.StringIO('{"id": 1, "action": "query_version"}\\n[]\\n'), out).serve()
 0
 >>> print(out.getvalue(), end="")  # doctest: +ELLIPSIS
-{"id": 1, "action": "query_version", "version": "...", "protocol": 1}
+{"id": 1, "action": "query_version", "version": "...", "protocol": 2}
 {"id": null, "error": "not a JSON object: []", "field": ""}
 """
 
@@ -32,18 +32,20 @@ from typing import IO, Any
 from omen_search import __version__
 from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
 from omen_search.cards import CardSet
-from omen_search.errors import FormatError, OmenError, RecordError, shown
+from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
+from omen_search.game import get_game
 from omen_search.jsonio import MAX_JSON_BYTES, parse_json
 from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
+from omen_search.positions import document_game
 from omen_search.records import RECORD_FORMAT
 from omen_search.rng import MASK64
 from omen_search.search import Limit
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: the query's optional "game"
 DEFAULT_ITERATIONS = 10_000
 MIN_REPORT_EVERY = 0.05  # seconds: partial reports no more often than this
 MAX_TOP = 10_000
-QUERY_FIELDS = {"id", "observation", "record", "ply", "maxIterations", "maxSeconds", "seed",
+QUERY_FIELDS = {"id", "observation", "record", "ply", "game", "maxIterations", "maxSeconds", "seed",
                 "reportDuringSearchEvery", "top", "workers", "algorithm"}
 
 
@@ -63,6 +65,7 @@ class Query:
     kind: str  # "observation" or "record"
     source: Any
     ply: int | None
+    game: str | None  # the game the observation or record must be of (None: any)
     limit: Limit
     seed: int
     report_every: float | None
@@ -124,6 +127,12 @@ def parse_query(doc: dict[str, Any]) -> Query:
     if "ply" in doc and not has_record:
         raise QueryError("ply", "ply goes with a record")
     ply = _int(doc, "ply", (0, 10_000_000))
+    game = doc.get("game")
+    if game is not None:
+        try:
+            get_game(game)
+        except UsageError as exc:
+            raise QueryError("game", str(exc)) from None
     iterations = _int(doc, "maxIterations", ITERATIONS)
     seconds = _seconds(doc, "maxSeconds")
     if iterations is None and seconds is None:
@@ -138,9 +147,20 @@ def parse_query(doc: dict[str, Any]) -> Query:
     warnings = [{"field": k, "warning": "unknown field, ignored"} for k in doc if k not in QUERY_FIELDS]
     return Query(
         id=doc["id"], kind="record" if has_record else "observation",
-        source=doc["record"] if has_record else doc["observation"], ply=ply,
+        source=doc["record"] if has_record else doc["observation"], ply=ply, game=game,
         limit=Limit(iterations=iterations, seconds=seconds), seed=0 if seed is None else seed,
         report_every=report_every, top=top, workers=workers or 1, algorithm=algorithm, warnings=warnings)
+
+
+def _check_game(query: Query, cards: CardSet | None) -> None:
+    """Refuse the query's observation or record if it is not of the game the query names; raises
+    :class:`QueryError` naming ``game``, or :class:`FormatError` naming a bad ``game`` or ``config``
+    of the document."""
+    if query.game is None:
+        return
+    game = document_game(query.source, query.kind, cards).name
+    if game != query.game:
+        raise QueryError("game", f"game: the query asks for {query.game}, but the {query.kind} is a game of {game}")
 
 
 _PLY_MOVE = re.compile(r"ply (\d+): move ")
@@ -311,6 +331,7 @@ class EngineServer:
             return query.terminated
 
         try:
+            _check_game(query, self.cards)
             advice = advisor.advise(query.source, query.ply, on_progress=report if query.report_every else None,
                                     report_every=query.report_every)
         except OmenError as exc:

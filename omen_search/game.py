@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from omen_search.cards import CardSet
-from omen_search.errors import UsageError
+from omen_search.errors import UsageError, shown
 
 @dataclass(frozen=True)
 class Option:
@@ -103,15 +103,16 @@ def all_games() -> tuple[Game, ...]:
     return tuple(_REGISTRY.values())
 
 
-def get_game(name: str) -> Game:
-    """The game registered as ``name``; raises :class:`UsageError` (with the nearest name) if none is."""
+def get_game(name: str, *, field: str = "game") -> Game:
+    """The game registered as ``name``; raises :class:`UsageError` naming ``field`` (and the nearest
+    name) if none is: ``record.game: unknown game 'chess' (games: heir, heir-solo)``."""
     _load_builtin()
     if isinstance(name, str) and name in _REGISTRY:
         return _REGISTRY[name]
     names = list(_REGISTRY)
-    near = difflib.get_close_matches(str(name), names, 1)
+    near = difflib.get_close_matches(name, names, 1) if isinstance(name, str) else []
     hint = f"; did you mean {near[0]!r}?" if near else f" (games: {', '.join(names)})"
-    raise UsageError(f"game: unknown game {name!r}{hint}")
+    raise UsageError(f"{field}: unknown game {shown(name)}{hint}")
 
 
 def game_of(config: Any) -> Game:

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
 from omen_search.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, default_cards, load_cards
-from omen_search.errors import FormatError, OmenError, shown
+from omen_search.errors import FormatError, OmenError, UsageError, shown
+from omen_search.game import Game, game_of, get_game
 from omen_search.games.heir.observe import (
     NAMED_REFS,
     OBSERVATION_FORMAT,
@@ -233,7 +234,8 @@ def _check_cards(doc: dict, cards: CardSet, root: str) -> None:
 
 
 def read_config(r: DocumentReader, doc: dict, root: str) -> Config:
-    """``config`` of a document (every field optional), as the :class:`Config` it sets up."""
+    """``config`` of a document (every field optional), as the :class:`Config` it sets up; the
+    document's ``game``, if given, must be the game that configuration sets up."""
     raw = r.obj(r.get(doc, "config", root, {}), f"{root}.config")
     gods = r.items(raw.get("gods", list(GODS)), f"{root}.config.gods", most=2)
     if len(gods) != 2:
@@ -244,13 +246,36 @@ def read_config(r: DocumentReader, doc: dict, root: str) -> Config:
         r.fail(f"{root}.config.gods", "the two seats must have different gods")
     if raw.get("level") is not None and raw.get("emissary"):
         r.fail(f"{root}.config.emissary", "the Emissary variant is for two players, not the solo game")
-    return Config(
+    config = Config(
         first_player=r.integer(raw.get("first_player", 0), f"{root}.config.first_player", 0, 1),
         gods=(gods[0], gods[1]),
         emissary=r.boolean(raw.get("emissary", False), f"{root}.config.emissary"),
         max_turns=r.integer(raw.get("max_turns", Config().max_turns), f"{root}.config.max_turns", *TURNS),
         level=r.choice(raw["level"], f"{root}.config.level", LEVELS) if raw.get("level") is not None else None,
     )
+    _check_game(r, doc, root, config)
+    return config
+
+
+def _check_game(r: DocumentReader, doc: dict, root: str, config: Config) -> None:
+    """A document's ``game``, if it names one, must be a registered game and the one its ``config``
+    sets up (a document without ``game`` is of the game its ``config`` sets up)."""
+    if "game" not in doc:
+        return
+    try:
+        game = get_game(doc["game"], field=f"{root}.game")
+    except UsageError as exc:
+        raise FormatError(str(exc)) from None
+    if not game.owns(config):
+        r.fail(f"{root}.game", f"is {game.name!r}, but {root}.config sets up {game_of(config).name!r}")
+
+
+def document_game(data: Any, root: str, cards: CardSet | None = None) -> Game:
+    """The registered game a position, observation or record (a dict or JSON text) is of: the one
+    its ``config`` sets up, which its ``game``, if given, must name.
+
+    Raises :class:`FormatError` naming the JSON path of a bad ``game`` or ``config`` field."""
+    return game_of(read_config(DocumentReader(cards or default_cards(), root), _document(data, root), root))
 
 
 def _read_public(r: DocumentReader, doc: dict, root: str, parts: Parts) -> None:

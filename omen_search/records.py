@@ -1,4 +1,4 @@
-"""Game records: the ruleset, card set, seed, players, every move in notation, and the result.
+"""Game records: the game, ruleset, card set, seed, players, every move in notation, and the result.
 
 A record replays exactly: the seed fixes every shuffle and the moves fix every decision.
 :func:`replay` re-plays one and checks every move, failing with the ply and the reason.
@@ -14,6 +14,8 @@ from typing import IO, Any
 from omen_search.cards import CardSet, default_cards
 from omen_search.errors import FormatError, IllegalMoveError, NotationError, RecordError, shown
 from omen_search.files import write_atomic
+from omen_search.game import game_of
+from omen_search.games.heir.observe import written_config
 from omen_search.jsonio import read_json_file
 from omen_search.moves import Move
 from omen_search.positions import DocumentReader, read_config
@@ -28,16 +30,11 @@ def make_record(state: State, players: list[str]) -> dict[str, Any]:
     """The record of a game played from ``new(seed=...)`` on either engine (finished or not)."""
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
+        "game": game_of(state.config).name,
         "ruleset": state.cards.ruleset,
         "cards": {"name": state.cards.name, "sha256": state.cards.sha256},
         "seed": state.seed,
-        "config": {
-            "first_player": state.config.first_player,
-            "gods": list(state.config.gods),
-            "emissary": state.config.emissary,
-            "max_turns": state.config.max_turns,
-            **({"level": state.config.level} if state.config.level is not None else {}),
-        },
+        "config": written_config(state.config),
         "players": list(players),
         "moves": [str(m) for m in state.moves],
         "plies": state.ply,

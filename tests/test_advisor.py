@@ -36,7 +36,7 @@ from omen_search.positions import load_observation, load_position, load_position
 from omen_search.records import replay
 from omen_search.search import Limit
 
-from cli_helper import run
+from cli_helper import assert_one_line_error, run
 
 ROOT = Path(__file__).parent.parent
 DATA = Path(__file__).parent / "data"
@@ -507,6 +507,26 @@ def test_advise_refuses_a_record_given_as_an_observation(capsys):
     code, out, err = run(capsys, "advise", "--observation", str(EXAMPLES / "record.json"))
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert "is a game record; use --record" in err
+
+
+@pytest.mark.parametrize("source", [["--observation", str(EXAMPLES / "observation.json")],
+                                    ["--record", str(EXAMPLES / "record.json"), "--ply", "63"]])
+def test_advise_game_refuses_a_document_of_another_game(capsys, source):
+    document = source[0].lstrip("-")
+    assert_one_line_error(*run(capsys, "advise", *source, "--game", "heir-solo"),
+                          f"--game heir-solo: the {document} is a game of heir")
+    code, out, _ = run(capsys, "advise", *source, "--game", "heir", "--iterations", "50", "--json", "--quiet")
+    assert code == 0 and json.loads(out)["pov"] == 0
+
+
+def test_advise_game_takes_the_solo_game(solo_record, tmp_path, capsys):
+    path = tmp_path / "solo.json"
+    path.write_text(json.dumps(solo_record), encoding="utf-8")
+    code, out, _ = run(capsys, "advise", "--record", str(path), "--ply", "20", "--game", "heir-solo",
+                       "--iterations", "50", "--json", "--quiet")
+    assert code == 0 and json.loads(out)["pov"] == 0
+    assert_one_line_error(*run(capsys, "advise", "--record", str(path), "--game", "heir"),
+                          "--game heir: the record is a game of heir-solo")
 
 
 def test_engine_with_a_missing_card_file_is_one_line(capsys, tmp_path):

@@ -674,6 +674,19 @@ def test_cli_bad_options_are_one_line_errors(capsys, record_file, args, words):
     assert out == ""
 
 
+def test_cli_game_refuses_a_record_of_another_game(capsys, tmp_path, record_file):
+    status, out, err = run(capsys, "analyze", str(record_file), "--player", "0", "--game", "heir-solo")
+    assert_one_line_error(status, out, err, "--game heir-solo: the record is a game of heir")
+    assert out == ""
+    solo = tmp_path / "solo.json"
+    write_record(solo, play_game(1, [RandomBot(1)], max_turns=2, level="normal"))
+    status, out, err = run(capsys, "analyze", str(solo), "--player", "0", "--game", "heir-solo", "--iterations", "20",
+                           "--quiet", "--json")
+    assert status == 0 and json.loads(out)["player"] == 0
+    status, out, err = run(capsys, "analyze", str(solo), "--player", "0", "--game", "heir")
+    assert_one_line_error(status, out, err, "--game heir: the record is a game of heir-solo")
+
+
 def test_cli_errors_for_files(capsys, tmp_path, record_file):
     status, out, err = run(capsys, "analyze", str(tmp_path / "missing.json"), "--player", "0")
     assert_one_line_error(status, out, err, "missing.json")

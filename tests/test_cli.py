@@ -74,6 +74,7 @@ def test_play_with_options(capsys, tmp_path):
     result = json.loads(out)
     assert result["turns"] <= 4
     record = load_record(path)
+    assert record["game"] == "heir"
     assert record["config"] == {"first_player": 1, "gods": ["horus", "anubis"], "emissary": True, "max_turns": 4}
     assert list(replay(record).scores()) == result["scores"]
 
@@ -203,6 +204,27 @@ def test_replay_an_unfinished_record(capsys, tmp_path):
     assert status == 0 and "unfinished after 40 plies" in out
 
 
+def test_replay_game_refuses_a_record_of_another_game(capsys):
+    example = str(EXAMPLES / "record.json")
+    assert_one_line_error(*run(capsys, "replay", example, "--game", "heir-solo"),
+                          "--game heir-solo: the record is a game of heir")
+    status, out, _ = run(capsys, "replay", example, "--game", "heir", "--json")
+    assert status == 0 and json.loads(out)["ok"] is True
+
+
+def test_replay_reads_records_without_game_and_refuses_a_wrong_one(capsys, tmp_path):
+    record = load_record(EXAMPLES / "record.json")
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({k: v for k, v in record.items() if k != "game"}), encoding="utf-8")
+    assert run(capsys, "replay", str(path), "--game", "heir")[0] == 0
+    assert_one_line_error(*run(capsys, "replay", str(path), "--game", "heir-solo"), "the record is a game of heir")
+    path.write_text(json.dumps({**record, "game": "heir-solo"}), encoding="utf-8")
+    assert_one_line_error(*run(capsys, "replay", str(path)),
+                          "record.game: is 'heir-solo', but record.config sets up 'heir'")
+    path.write_text(json.dumps({**record, "game": "chess"}), encoding="utf-8")
+    assert_one_line_error(*run(capsys, "replay", str(path), "--game", "heir"), "record.game: unknown game 'chess'")
+
+
 # ------------------------------------------------------------------------------ errors
 
 
@@ -223,6 +245,7 @@ def test_replay_an_unfinished_record(capsys, tmp_path):
         (["play", "--game", "heir-solo", "--emissary"], ["--emissary: not an option of --game heir-solo"]),
         (["play", "--game", "heir-solo", "--level", "easy"], ["--level: must be one of"]),
         (["perft", "--game", "chess"], ["--game", "chess"]),
+        (["replay", str(EXAMPLES / "record.json"), "--game", "chess"], ["--game", "'chess'", "heir-solo"]),
         (["frobnicate"], ["frobnicate"]),
         ([], ["command"]),
         (["replay"], ["FILE"]),
@@ -317,5 +340,7 @@ def test_a_game_option_flag_sets_up_that_game(capsys, tmp_path):
     status, out, _ = run(capsys, "play", "--game", "heir-solo", "--level", "brutal", "--players", "greedy",
                          "--seed", "4", "--json", "--record", str(record))
     assert status == 0 and json.loads(out)["players"] == ["greedy", "corrupted-heir"]
-    assert json.loads(record.read_text())["config"]["level"] == "brutal"
+    written = json.loads(record.read_text())
+    assert written["game"] == "heir-solo" and written["config"]["level"] == "brutal"
+    assert run(capsys, "replay", str(record), "--game", "heir-solo")[0] == 0
 

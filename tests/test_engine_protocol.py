@@ -160,6 +160,13 @@ def test_a_record_and_ply_is_the_observation_of_the_seat_to_move(engine):
     assert first["pov"] == 0 and {**first, "id": 2} == second
 
 
+def test_a_query_naming_the_documents_game_is_answered_as_without_it(engine):
+    engine.send(query("named", seed=3, game="heir"))
+    engine.send(query("any", seed=3, game=None))
+    named, unnamed = engine.reply_for("named"), engine.reply_for("any")
+    assert "warnings" not in named and {**named, "id": "any"} == unnamed
+
+
 def test_workers_and_the_mo_algorithm(engine):
     engine.send(query("mo", maxIterations=901, workers=2, algorithm="ismcts-mo", seed=5))
     reply = engine.reply_for("mo")
@@ -256,6 +263,8 @@ def test_a_query_or_action_needs_an_id(engine, qid):
     ({"reportDuringSearchEvery": MIN_REPORT_EVERY / 10}, "reportDuringSearchEvery"),
     ({"reportDuringSearchEvery": float("nan")}, "reportDuringSearchEvery"),
     ({"algorithm": "alphazero"}, "algorithm"),
+    ({"game": "chess"}, "game"),
+    ({"game": ["heir"]}, "game"),
     ({"ply": 3}, "ply"),
     ({"observation": "seat 1 holds five cards"}, "observation"),
     ({"observation": None}, "observation"),
@@ -290,6 +299,14 @@ def test_a_query_without_a_position(engine):
     ({"record": RECORD}, "record", "advise: the game is over at ply 93"),
     ({"record": {**RECORD, "moves": RECORD["moves"][:3] + ["pass"] + RECORD["moves"][4:]}, "ply": 20},
      "record.moves[3]", "ply 3: move 'pass' does not replay"),
+    ({"observation": OBSERVATION, "game": "heir-solo"}, "game",
+     "game: the query asks for heir-solo, but the observation is a game of heir"),
+    ({"record": RECORD, "ply": 63, "game": "heir-solo"}, "game",
+     "game: the query asks for heir-solo, but the record is a game of heir"),
+    ({"record": {**RECORD, "game": "heir-solo"}, "ply": 63}, "record.game",
+     "record.game: is 'heir-solo', but record.config sets up 'heir'"),
+    ({"observation": {**OBSERVATION, "game": "chess"}, "game": "heir"}, "observation.game",
+     "observation.game: unknown game 'chess'"),
 ])
 def test_a_bad_observation_or_record_gets_the_advisors_error(engine, source, field, message):
     engine.send({"id": "bad", "maxIterations": 100, **source})

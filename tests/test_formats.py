@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from omen_search.cards import default_cards
 from omen_search.errors import FormatError, OmenError
 from omen_search.games.heir.observe import observe
-from omen_search.games.heir.rules import DECISIONS, PHASES
+from omen_search.games.heir.rules import DECISIONS, PHASES, Config
 from omen_search.moves import VERBS, Move
-from omen_search.positions import load_observation, load_position, load_position_file, to_position
+from omen_search.positions import document_game, load_observation, load_position, load_position_file, to_position
 from omen_search.records import replay
 from omen_search.reference.state import GameState
 
@@ -195,8 +195,10 @@ def test_decision_kinds_are_the_engines():
         lambda: load_position(edited("position.json",
                                      _append(("cities", 0, 1), "Rabid Usurper", "Rabid Usurper", "Temple Servant"))),
         lambda: Move.parse('play "Opal Statuary"'),
+        lambda: load_position(edited("position.json", _set(("game",), "chess"))),
+        lambda: load_position(edited("position.json", _set(("config", "level"), "normal"))),
     ],
-    ids=["copies", "capacity", "notation"],
+    ids=["copies", "capacity", "notation", "unknown game", "game of another config"],
 )
 def test_formats_md_error_examples_are_real(make_error):
     """The example messages quoted in formats.md are what the code says."""
@@ -264,6 +266,11 @@ COMMON = [
     ("unknown god", _set(("config", "gods"), ["anubis", "ra"]), ".config.gods[1]", ["'ra'"]),
     ("max_turns zero", _set(("config", "max_turns"), 0), ".config.max_turns", ["got 0"]),
     ("another card set", _set(("cards", "sha256"), "0" * 64), ".cards.sha256", ["--cards"]),
+    ("unknown game", _set(("game",), "chess"), ".game", ["unknown game 'chess'", "(games: heir, heir-solo)"]),
+    ("misspelt game", _set(("game",), "heirsolo"), ".game", ["did you mean 'heir-solo'?"]),
+    ("game not a name", _set(("game",), ["heir"]), ".game", ["unknown game ['heir']"]),
+    ("game of another config", _set(("game",), "heir-solo"), ".game", ["is 'heir-solo'", ".config sets up 'heir'"]),
+    ("config of another game", _set(("config", "level"), "hard"), ".game", ["is 'heir'", ".config sets up 'heir-solo'"]),
 ]
 POSITION_ONLY = [
     ("wrong format", _set(("format",), "omen-observation/1"), ".format", ["'omen-position/1'"]),
@@ -340,6 +347,27 @@ def test_malformed_documents_name_the_field(which, mutate, path, words):
 def test_text_that_is_not_a_document(loader, root, text, words):
     with pytest.raises(FormatError, match=rf"^{root}: {words}"):
         loader(text)
+
+
+@pytest.mark.parametrize("config, name", [(Config(), "heir"), (Config(first_player=1, emissary=True), "heir"),
+                                          (Config(level="brutal"), "heir-solo")])
+def test_positions_and_observations_name_their_game(config, name):
+    state = GameState.new(seed=3, config=config)
+    position, observation = to_position(state), observe(state, 0)
+    assert position["game"] == observation["game"] == name
+    assert document_game(position, "position").name == document_game(observation, "observation").name == name
+    assert to_position(load_position(position)) == position and load_observation(observation) == observation
+
+
+@pytest.mark.parametrize("which", ["position", "observation"])
+def test_a_document_without_game_is_of_the_game_its_config_sets_up(which):
+    """Files written before documents named their game load as they did."""
+    doc = edited(f"{which}.json", _delete(("game",)))
+    if which == "position":
+        assert to_position(load_position(doc)) == read("position.json")
+    else:
+        assert load_observation(doc) == read("observation.json")
+    assert document_game(doc, which).name == "heir"
 
 
 def test_documents_load_from_json_text():

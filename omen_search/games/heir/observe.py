@@ -11,7 +11,8 @@ from typing import Any
 
 from omen_search.cards import CardSet
 from omen_search.errors import FormatError
-from omen_search.games.heir.rules import CITIES, Pending
+from omen_search.game import game_of
+from omen_search.games.heir.rules import CITIES, Config, Pending
 from omen_search.state import State
 
 OBSERVATION_FORMAT = "omen-observation/1"
@@ -50,18 +51,25 @@ def _pending_out(state: State, d: Pending | None) -> dict[str, Any] | None:
     }
 
 
+def written_config(config: Config) -> dict[str, Any]:
+    """A game's configuration as positions, observations and records write it (``level`` only in
+    the solo game)."""
+    return {
+        "first_player": config.first_player,
+        "gods": list(config.gods),
+        "emissary": config.emissary,
+        "max_turns": config.max_turns,
+        **({"level": config.level} if config.level is not None else {}),
+    }
+
+
 def public_view(state: State) -> dict[str, Any]:
     """What every player sees: the part an observation and a position share."""
     return {
+        "game": game_of(state.config).name,
         "ruleset": state.cards.ruleset,
         "cards": {"name": state.cards.name, "sha256": state.cards.sha256},
-        "config": {
-            "first_player": state.config.first_player,
-            "gods": list(state.config.gods),
-            "emissary": state.config.emissary,
-            "max_turns": state.config.max_turns,
-            **({"level": state.config.level} if state.config.level is not None else {}),
-        },
+        "config": written_config(state.config),
         **({"heir_reserve": state.reserve} if state.config.level is not None else {}),
         "turn": state.turn,
         "active": state.active,

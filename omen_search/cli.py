@@ -144,7 +144,7 @@ def _config(args: argparse.Namespace) -> Any:
 
 def _add_document_game(p: argparse.ArgumentParser, document: str) -> None:
     """``--game`` for a command that reads a document naming its own game."""
-    p.add_argument("--game", choices=[g.name for g in games()],
+    p.add_argument("--game", choices=[g.name for g in all_games()],
                    help=f"refuse a {document} of another game (default: the {document}'s own game, any of them)")
 
 

@@ -75,3 +75,20 @@ def test_the_front_door_finds_a_game_starts_it_and_searches_it():
     assert all(getattr(omen_search, name) is not None for name in omen_search.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         omen_search.nonsense  # noqa: B018
+
+
+def test_a_game_from_outside_the_package_registers_and_is_found(monkeypatch):
+    """The toy game (tests/toy_game) registers as any outside game would: found by name, listed
+    after the package's games, named in errors; a second game of the same name is refused."""
+    import omen_search.game as registry
+    from toy_game.game import TOY_GAMES, ToyGame
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))  # this test's own registry
+    three = registry.register(TOY_GAMES[1])
+    assert get_game("tricks-3") is three and three.players == 3
+    assert [g.name for g in all_games()][-1] == "tricks-3"
+    with pytest.raises(UsageError, match="did you mean 'tricks-3'"):
+        get_game("tricks3")
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register(ToyGame(3))
+

@@ -1,8 +1,8 @@
 """"tricks" as the tools see a game: one :class:`ToyGame` per player count (``tricks-2``,
 ``tricks-3``, ``tricks-4``), since a core's C table fixes its player count.
 
-They are not registered on import: the test that wants them in the registry registers them
-(``tests/conformance/conftest.py``), so the package's own registry never holds a test game.
+They are not registered on import: the conformance suite takes them as they are, and the registry
+test registers one in a registry of its own, so the package's registry never holds a test game.
 """
 
 from __future__ import annotations

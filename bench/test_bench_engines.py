@@ -14,7 +14,7 @@ from omen_search._core import CoreState, bench_clone
 from omen_search._search import run_playouts
 from omen_search.bench import _midgame
 from omen_search.bots import RandomBot
-from omen_search.reference.state import GameState
+from omen_search.games.heir.reference import GameState
 
 ENGINES = ("core", "reference")
 

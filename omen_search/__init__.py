@@ -11,7 +11,7 @@ The front door: find a game, start one, search it, ask for advice, play a match,
 True
 
 The data flows one way: card data (:mod:`omen_search.cards`) → a game's rules
-(:mod:`omen_search.games`, :mod:`omen_search.reference`, the core) → the search
+(:mod:`omen_search.games`: the reference engine and the core) → the search
 (:mod:`omen_search.search`) → the tools (:mod:`omen_search.advisor`, :mod:`omen_search.match`,
 :mod:`omen_search.analysis`, …) → the command line. The names below load their module when first
 used, so ``import omen_search`` stays light and no layer imports one above it.

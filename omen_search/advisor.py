@@ -35,7 +35,7 @@ from omen_search.limits import WORKERS, check_int
 from omen_search.moves import Move
 from omen_search.positions import state_from_observation
 from omen_search.records import RECORD_FORMAT, replay
-from omen_search.reference.state import CITIES, GameState
+from omen_search.games.heir.reference import CITIES, GameState
 from omen_search.rng import MASK64, Rng
 from omen_search.search import Limit, MoveStats, new_searches, root_result
 from omen_search.stats import wilson

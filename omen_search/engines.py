@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from omen_search.cards import CardSet
 from omen_search.errors import UsageError
 from omen_search.games.heir.rules import Config
-from omen_search.reference.state import GameState
+from omen_search.games.heir.reference import GameState
 from omen_search.state import State
 
 EngineName = Literal["core", "reference"]

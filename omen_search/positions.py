@@ -52,7 +52,7 @@ from omen_search.games.heir.rules import (
 )
 from omen_search.jsonio import parse_json, read_json_file
 from omen_search.limits import TURNS
-from omen_search.reference.state import GameState, Parts
+from omen_search.games.heir.reference import GameState, Parts
 from omen_search.rng import MASK64, Rng
 from omen_search.state import State
 

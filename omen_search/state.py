@@ -1,6 +1,6 @@
 """The one State interface that both rules engines implement, written down for the type checker.
 
-The reference engine (:class:`omen_search.reference.state.GameState`) and the Cython core
+The reference engine (:class:`omen_search.games.heir.reference.GameState`) and the Cython core
 (:class:`omen_search._core.CoreState`) are separate classes with no common base: the core is a
 ``cdef class`` over a flat C struct. Everything above the rules (positions, records, rendering, bots,
 perft, selfcheck) takes either, so it is typed against this :class:`State` protocol rather than

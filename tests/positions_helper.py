@@ -15,7 +15,7 @@ from importlib import resources
 
 from omen_search.cards import CardSet, default_cards, parse_cards
 from omen_search.positions import load_position, to_position
-from omen_search.reference.state import GameState
+from omen_search.games.heir.reference import GameState
 
 EMPTY = ((), ())  # a city with nobody in it
 

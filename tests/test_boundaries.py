@@ -493,7 +493,7 @@ def test_a_labor_that_asks_a_question_can_be_written_loaded_observed_and_advised
     names it. Positions and observations count it, so the state round-trips and the advisor works
     (it was "the cards add up to 39, not 40")."""
     from omen_search.cards import parse_cards
-    from omen_search.reference.state import GameState
+    from omen_search.games.heir.reference import GameState
     from omen_search.rng import Rng
     from positions_helper import seed_card_text
 

@@ -21,7 +21,7 @@ from omen_search.games.heir.rules import DECISIONS, PHASES, Config
 from omen_search.moves import VERBS, Move
 from omen_search.positions import document_game, load_observation, load_position, load_position_file, to_position
 from omen_search.records import replay
-from omen_search.reference.state import GameState
+from omen_search.games.heir.reference import GameState
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 EXAMPLES = DOCS / "examples"

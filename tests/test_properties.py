@@ -25,7 +25,7 @@ from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import CAPACITY, CITIES, COIN_LIMIT, COINS, HAND_LIMIT, Config
 from omen_search.moves import Move
 from omen_search.positions import load_observation, load_position, to_position
-from omen_search.reference.state import GameState
+from omen_search.games.heir.reference import GameState
 
 SEEDS = st.integers(0, 2**32)
 CONFIGS = st.builds(

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The Cython core: Heir to the Dunes in one flat C struct.
 
-A line-by-line port of the reference engine (``omen_search/reference/state.py``): same phases, same
+A line-by-line port of the reference engine (``omen_search/games/heir/reference.py``): same phases, same
 effect frames, same decisions, same generation order of legal moves, same random generator, so that
 a seed and a list of moves are the same game on both engines (checked by the differential tests).
 The C part (the included ``.pxi`` files, by concern) runs without the GIL and without Python

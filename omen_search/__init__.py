@@ -10,7 +10,7 @@ The front door: find a game, start one, search it, ask for advice, play a match,
 >>> result.best in state.legal_moves()
 True
 
-The data flows one way: card data (:mod:`omen_search.cards`) → a game's rules
+The data flows one way: card data (:mod:`omen_search.games.heir.cards`) → a game's rules
 (:mod:`omen_search.games`: the reference engine and the core) → the search
 (:mod:`omen_search.search`) → the tools (:mod:`omen_search.advisor`, :mod:`omen_search.match`,
 :mod:`omen_search.analysis`, …) → the command line. The names below load their module when first
@@ -22,9 +22,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from omen_search.cards import CardSet, default_cards, load_cards
+from omen_search.games.heir.cards import CardSet, default_cards, load_cards
 from omen_search.errors import OmenError
-from omen_search.moves import Move
+from omen_search.games.heir.notation import Move
 
 if TYPE_CHECKING:
     from omen_search.advisor import Advice, Advisor

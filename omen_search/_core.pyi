@@ -5,8 +5,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from omen_search.cards import CardSet, Unit
-from omen_search.moves import Move
+from omen_search.games.heir.cards import CardSet, Unit
+from omen_search.games.heir.notation import Move
 from omen_search.games.heir.rules import Config, Pending
 from omen_search.rng import Rng
 

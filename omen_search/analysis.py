@@ -26,11 +26,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from omen_search.cards import CardSet
+from omen_search.games.heir.cards import CardSet
 from omen_search.errors import UsageError
 from omen_search.games.heir.observe import observe
 from omen_search.limits import WORKERS, check_int
-from omen_search.moves import Move
+from omen_search.games.heir.notation import Move
 from omen_search.positions import state_from_observation
 from omen_search.records import replay
 from omen_search.rng import MASK64

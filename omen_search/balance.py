@@ -35,7 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from omen_search.cards import GODS, CardSet, Unit
+from omen_search.games.heir.cards import GODS, CardSet, Unit
 from omen_search.errors import UsageError
 from omen_search.files import write_atomic
 from omen_search.match import MatchOptions, MatchSetup, card_set, run_match

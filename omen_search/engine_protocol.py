@@ -31,7 +31,7 @@ from typing import IO, Any
 
 from omen_search import __version__
 from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
-from omen_search.cards import CardSet
+from omen_search.games.heir.cards import CardSet
 from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
 from omen_search.game import get_game
 from omen_search.jsonio import MAX_JSON_BYTES, parse_json

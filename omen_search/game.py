@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from omen_search.cards import CardSet
+from omen_search.games.heir.cards import CardSet
 from omen_search.errors import UsageError, shown
 
 @dataclass(frozen=True)

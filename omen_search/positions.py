@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
-from omen_search.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, default_cards, load_cards
+from omen_search.games.heir.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, default_cards, load_cards
 from omen_search.errors import FormatError, OmenError, UsageError, shown
 from omen_search.game import Game, game_of, get_game
 from omen_search.games.heir.observe import (

@@ -11,7 +11,7 @@ from html import escape
 from pathlib import Path
 
 from omen_search.analysis import Decision, GameReview
-from omen_search.cards import CardSet
+from omen_search.games.heir.cards import CardSet
 from omen_search.files import write_atomic
 from omen_search.positions import state_from_observation
 from omen_search.render import describe_board

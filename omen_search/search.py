@@ -5,7 +5,7 @@ Search", IEEE TCIAIG 4(2), 2012: a fresh determinisation every iteration, UCB1 w
 counts, random rollouts, each player's reward (0 loss .. 1 win) from the game's returns, the root
 player's score margin tracked per node. The loop runs in C (``ext/search/_search.pyx``, written
 once over the game contract of ``ext/common/game_api.pxd``); this module sets budgets, merges
-workers and turns move ids into :class:`~omen_search.moves.Move` values.
+workers and turns move ids into :class:`~omen_search.games.heir.notation.Move` values.
 
 >>> from omen_search.engines import new_game
 >>> result = ismcts(new_game("core", seed=3), Limit(iterations=200), seed=1)
@@ -24,7 +24,7 @@ import numpy as np
 
 from omen_search.errors import UsageError
 from omen_search.limits import ITERATIONS, WORKERS, check_int, check_seconds
-from omen_search.moves import Move
+from omen_search.games.heir.notation import Move
 
 DEFAULT_MAX_NODES = 1_000_000  # per tree: about 56 MB
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
 if TYPE_CHECKING:  # type-only: the engines and the formats below import this module
-    from omen_search.cards import CardSet, Unit
+    from omen_search.games.heir.cards import CardSet, Unit
     from omen_search.games.heir.rules import Config, Pending
-    from omen_search.moves import Move
+    from omen_search.games.heir.notation import Move
     from omen_search.rng import Rng
 
 

@@ -22,7 +22,7 @@ from omen_search import limits
 from omen_search.advisor import Advisor
 from omen_search.analysis import analyze_game
 from omen_search.bots import HumanPlayer, RandomBot, make_bot
-from omen_search.cards import default_cards
+from omen_search.games.heir.cards import default_cards
 from omen_search.engine_protocol import EngineServer
 from omen_search.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
@@ -492,7 +492,7 @@ def test_a_labor_that_asks_a_question_can_be_written_loaded_observed_and_advised
     """While a BUILD's LABOR asks a question, the built unit is in no zone: only its ``built`` frame
     names it. Positions and observations count it, so the state round-trips and the advisor works
     (it was "the cards add up to 39, not 40")."""
-    from omen_search.cards import parse_cards
+    from omen_search.games.heir.cards import parse_cards
     from omen_search.games.heir.reference import GameState
     from omen_search.rng import Rng
     from positions_helper import seed_card_text

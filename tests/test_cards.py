@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omen_search.cards import (
+from omen_search.games.heir.cards import (
     DECK_SIZE,
     KEYWORDS,
     OPS,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from omen_search.cards import default_cards
+from omen_search.games.heir.cards import default_cards
 from omen_search.cli import main
 from omen_search.records import load_record, replay
 

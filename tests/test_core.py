@@ -164,7 +164,7 @@ def test_illegal_move_on_core_names_move_player_and_ply():
 
 def test_custom_card_file_runs_on_the_core(tmp_path):
     """No card is hard-coded in C: a changed card (here, Temple Servant draws 3) changes the core too."""
-    from omen_search.cards import load_cards
+    from omen_search.games.heir.cards import load_cards
 
     original = seed_card_text()
     text = original.replace('effects = [{ op = "draw", n = 2 }] },\n    { label = "coins"',
@@ -184,7 +184,7 @@ def test_core_agrees_on_a_set_with_other_offerings_and_colossal_units(tmp_path):
     of 0 and 9 and an extra COLOSSAL unit play the same games on both engines."""
     import re
 
-    from omen_search.cards import load_cards
+    from omen_search.games.heir.cards import load_cards
 
     text = seed_card_text().replace('keywords = ["TREASURED"]', 'keywords = ["TREASURED", "COLOSSAL"]', 1)
     text = re.sub(r"offering = 4", "offering = 9", text)
@@ -204,7 +204,7 @@ def test_core_refuses_offerings_too_large_for_its_move_lists():
     refused by the core too, instead of writing past its move buffers."""
     from dataclasses import replace
 
-    from omen_search.cards import default_cards
+    from omen_search.games.heir.cards import default_cards
     from omen_search.errors import UsageError
 
     cards = default_cards()

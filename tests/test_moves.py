@@ -1,7 +1,7 @@
 """Move notation: one text form per move that round-trips, and clear errors for anything else.
 
 The notation is the verb, the quoted card name, ``cityN`` or ``cityA>cityB``, a quoted target, a
-bare label, then ``draw N coin M`` (``omen_search.moves``; documented in ``docs/formats.md``).
+bare label, then ``draw N coin M`` (``omen_search.games.heir.notation``; documented in ``docs/formats.md``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from omen_search.errors import NotationError, OmenError
-from omen_search.moves import VERBS, Move
+from omen_search.games.heir.notation import VERBS, Move
 
 # One example of every verb, written the way the engine writes it.
 EXAMPLES = {

@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from omen_search.bots import RandomBot, bot_seed
-from omen_search.cards import default_cards
+from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import CAPACITY, CITIES, COIN_LIMIT, COINS, HAND_LIMIT, Config
-from omen_search.moves import Move
+from omen_search.games.heir.notation import Move
 from omen_search.positions import load_observation, load_position, to_position
 from omen_search.games.heir.reference import GameState
 

@@ -8,7 +8,7 @@ The C part (the included ``.pxi`` files, by concern) runs without the GIL and wi
 objects; this file is the Python edge. The search (``ext/search/_search.pyx``) reaches the game only
 through ``game_api.pxi``, its side of the contract in ``ext/common/game_api.pxd``.
 
-Move bit layout (a packed ``int32``; converted to :class:`~omen_search.moves.Move` only at the edge)::
+Move bit layout (a packed ``int32``; converted to :class:`~omen_search.games.heir.notation.Move` only at the edge)::
 
     bits  0-4   verb      index into moves.VERBS
     bits  5-10  a         unit id | reward tile id | structure slot | option index (by verb)
@@ -32,13 +32,13 @@ from omen_trail cimport TRAIL_MAX_STATE, trail_log, trail_undo
 
 import numpy as np
 
-from omen_search import cards as _limits
-from omen_search.cards import GODS, CardSet, default_cards
+from omen_search.games.heir import cards as _limits
+from omen_search.games.heir.cards import GODS, CardSet, default_cards
 from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir import rules as _rules
 from omen_search.games.heir.rules import DECISIONS, LEVELS, PHASES, Config, Pending, program
-from omen_search.moves import VERBS, Move
+from omen_search.games.heir.notation import VERBS, Move
 from omen_search.rng import Rng
 
 include "codes.pxi"

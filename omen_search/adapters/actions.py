@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 
 from omen_search.errors import UsageError
-from omen_search.moves import VERBS
+from omen_search.games.heir.notation import VERBS
 
 A_VALUES, CITY_VALUES, SPLIT = 64, 3, 11  # a: 6 bits; city, to, target: 0-2; draw, coin: 0-10
 _SIZES = {"card": A_VALUES, "label": A_VALUES, "city": CITY_VALUES, "to": CITY_VALUES, "draw": SPLIT * SPLIT,

@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from omen_search._core import DECISION_NAMES, PHASE_NAMES
-from omen_search.cards import CardSet
+from omen_search.games.heir.cards import CardSet
 
 SCALARS = ("my_coins", "their_coins", "my_hand_size", "their_hand_size", "deck_size", "their_unused_tiles",
            "my_under", "their_under", "favoured", "active", "to_decide", "war_won", "war_lost", "first_turn",
@@ -63,7 +63,7 @@ class ObservationEncoder:
     """The encoding for one card set: :attr:`size` numbers, segment ``name`` at
     ``layout[name] = (start, length)``.
 
-    >>> from omen_search.cards import default_cards
+    >>> from omen_search.games.heir.cards import default_cards
     >>> from omen_search._core import CoreState
     >>> encoder = ObservationEncoder(default_cards())
     >>> state = CoreState.new(seed=1)

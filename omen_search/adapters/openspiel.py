@@ -49,7 +49,7 @@ import pyspiel
 from omen_search._core import CoreState
 from omen_search.adapters.actions import NUM_ACTIONS, action_of, packed_of
 from omen_search.adapters.encoding import ObservationEncoder
-from omen_search.cards import default_cards
+from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, Config
 from omen_search.positions import load_position, to_position
 

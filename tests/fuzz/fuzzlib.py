@@ -42,7 +42,7 @@ from typing import Any
 
 import pytest
 
-from omen_search.cards import CardSet, default_cards
+from omen_search.games.heir.cards import CardSet, default_cards
 from omen_search.games.heir.observe import observe
 
 ROOT = Path(__file__).resolve().parents[2]

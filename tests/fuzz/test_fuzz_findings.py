@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from omen_search import engine_protocol, jsonio
-from omen_search.cards import load_cards
+from omen_search.games.heir.cards import load_cards
 from omen_search.engine_protocol import EngineServer
 from omen_search.errors import CardDataError, FormatError, RecordError, UsageError
 from omen_search.match import play_match, read_results
@@ -74,7 +74,7 @@ def test_an_output_path_with_a_nul_byte_is_a_usage_error_from_python(tmp_path):
 
 
 def test_a_card_file_without_end_is_refused_not_read_into_memory(monkeypatch, tmp_path):
-    monkeypatch.setattr("omen_search.cards.MAX_FILE_CHARS", 1000)
+    monkeypatch.setattr("omen_search.games.heir.cards.MAX_FILE_CHARS", 1000)
     path = tmp_path / "big.toml"
     path.write_text("# " + "x" * 2000 + "\n", encoding="utf-8")
     with pytest.raises(CardDataError, match=r"big.toml: cannot read card file: larger than 1000 characters"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from omen_search.cards import CardSet
+from omen_search.games.heir.cards import CardSet
 from omen_search.errors import UsageError
 from omen_search.game import Game
 from toy_game.build import load_core

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from omen_search.cards import CardSet
+from omen_search.games.heir.cards import CardSet
 from omen_search.errors import FormatError
 from omen_search.game import game_of
 from omen_search.games.heir.rules import CITIES, Config, Pending

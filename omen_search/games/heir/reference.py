@@ -4,7 +4,7 @@ Plain, readable Python; each rule cites its ruling id (``H-…`` in ``docs/rules
 ``docs/rulings.md``). Speed is the Cython core's job; this engine is what the core is checked against.
 
 How the engine runs. A game is a sequence of *decisions*; every decision, whoever makes it, is a
-:class:`~omen_search.moves.Move` of the player who makes it. Between decisions the engine resolves
+:class:`~omen_search.games.heir.notation.Move` of the player who makes it. Between decisions the engine resolves
 everything automatic: the turn's *phase* machine (Wealth → Surge → War → Offering → end check) and a
 stack of *effect frames*. A frame is ``(ref, index, owner, city)``: ``ref`` names a list of
 effects in the card data (``("unit", 3, "reinforce")``, nested: ``ref + (i, "then")`` or
@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from omen_search.cards import GODS, CardSet, Effect, Unit, default_cards
+from omen_search.games.heir.cards import GODS, CardSet, Effect, Unit, default_cards
 from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import (
@@ -56,7 +56,7 @@ from omen_search.games.heir.rules import (
     program,
     unit_count,
 )
-from omen_search.moves import Move
+from omen_search.games.heir.notation import Move
 from omen_search.rng import Rng
 
 

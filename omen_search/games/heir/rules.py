@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from omen_search.cards import GODS, CardSet, Effect, Unit, effect_lists
+from omen_search.games.heir.cards import GODS, CardSet, Effect, Unit, effect_lists
 from omen_search.errors import UsageError, shown
 from omen_search.limits import TURNS, check_int
 
@@ -110,7 +110,7 @@ class Config:
 @lru_cache(maxsize=64)
 def programs(cards: CardSet) -> Mapping[tuple, tuple[Effect, ...]]:
     """Every effect list an effect frame or a decision can point at, by its ``ref``
-    (:func:`omen_search.cards.effect_lists`): the lists the engines run and the core compiles."""
+    (:func:`omen_search.games.heir.cards.effect_lists`): the lists the engines run and the core compiles."""
     return effect_lists(cards.units, cards.rewards, cards.structures)
 
 

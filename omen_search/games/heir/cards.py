@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from omen_search.errors import CardDataError, UsageError
-from omen_search.moves import is_label
+from omen_search.games.heir.notation import is_label
 
 GODS: tuple[str, str] = ("anubis", "horus")
 UNIT_TYPES = ("embalmed", "follower", "initiate", "vizier")

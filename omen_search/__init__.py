@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from omen_search.analysis import GameReview, analyze_game
     from omen_search.game import Game, all_games, get_game
     from omen_search.match import MatchResult, play_match
-    from omen_search.positions import load_observation, load_position
+    from omen_search.games.heir.positions import load_observation, load_position
     from omen_search.records import load_record
     from omen_search.search import Limit, SearchResult, ismcts
 
@@ -43,7 +43,7 @@ _LAZY = {
     "play_match": "omen_search.match", "MatchResult": "omen_search.match",
     "analyze_game": "omen_search.analysis", "GameReview": "omen_search.analysis",
     "load_record": "omen_search.records",
-    "load_position": "omen_search.positions", "load_observation": "omen_search.positions",
+    "load_position": "omen_search.games.heir.positions", "load_observation": "omen_search.games.heir.positions",
 }
 
 __all__ = ["Advice", "Advisor", "CardSet", "Game", "GameReview", "Limit", "MatchResult", "Move", "OmenError",

@@ -33,7 +33,7 @@ from omen_search.games.heir.observe import observe
 from omen_search.jsonio import parse_json
 from omen_search.limits import WORKERS, check_int
 from omen_search.games.heir.notation import Move
-from omen_search.positions import state_from_observation
+from omen_search.games.heir.positions import state_from_observation
 from omen_search.records import RECORD_FORMAT, replay
 from omen_search.games.heir.reference import CITIES, GameState
 from omen_search.rng import MASK64, Rng

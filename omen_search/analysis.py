@@ -31,7 +31,7 @@ from omen_search.errors import UsageError
 from omen_search.games.heir.observe import observe
 from omen_search.limits import WORKERS, check_int
 from omen_search.games.heir.notation import Move
-from omen_search.positions import state_from_observation
+from omen_search.games.heir.positions import state_from_observation
 from omen_search.records import replay
 from omen_search.rng import MASK64
 from omen_search.search import Limit, SearchResult, ismcts

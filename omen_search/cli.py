@@ -25,9 +25,9 @@ from omen_search.files import check_output
 from omen_search.game import Option, all_games, get_game
 from omen_search.games.heir.rules import CH, DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.jsonio import read_json_file
-from omen_search.positions import document_game
+from omen_search.games.heir.positions import document_game
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
-from omen_search.render import describe_board, describe_move, describe_result, god_name
+from omen_search.games.heir.render import describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
 from omen_search.search import Limit
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from omen_search.analysis import Decision, GameReview
 from omen_search.games.heir.cards import CardSet
 from omen_search.files import write_atomic
-from omen_search.positions import state_from_observation
-from omen_search.render import describe_board
+from omen_search.games.heir.positions import state_from_observation
+from omen_search.games.heir.render import describe_board
 
 COLORS = {None: "#4a7bd0", "inaccuracy": "#e0b000", "mistake": "#e07000", "blunder": "#d02020"}
 WIDTH, HEIGHT, PAD = 900, 300, 40

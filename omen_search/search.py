@@ -83,7 +83,7 @@ def as_core(state: Any) -> Any:
     from omen_search._core import CoreState
 
     if isinstance(state, dict):
-        from omen_search.positions import state_from_observation
+        from omen_search.games.heir.positions import state_from_observation
 
         state, _ = state_from_observation(state, None)
     return CoreState.from_state(state)

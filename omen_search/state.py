@@ -23,8 +23,8 @@ class State(Protocol):
 
     The methods are the decision interface that search and play use. The read-only properties
     are the public game state, under the reference engine's names, that
-    :func:`~omen_search.games.heir.observe.observe`, :func:`~omen_search.positions.to_position`,
-    :func:`~omen_search.records.make_record` and :mod:`omen_search.render` read; the core exposes
+    :func:`~omen_search.games.heir.observe.observe`, :func:`~omen_search.games.heir.positions.to_position`,
+    :func:`~omen_search.records.make_record` and :mod:`omen_search.games.heir.render` read; the core exposes
     the same names as views of its struct. Changing them means going through the methods.
     """
 

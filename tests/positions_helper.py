@@ -14,7 +14,7 @@ from typing import Any
 from importlib import resources
 
 from omen_search.games.heir.cards import CardSet, default_cards, parse_cards
-from omen_search.positions import load_position, to_position
+from omen_search.games.heir.positions import load_position, to_position
 from omen_search.games.heir.reference import GameState
 
 EMPTY = ((), ())  # a city with nobody in it

@@ -32,7 +32,7 @@ from omen_search.errors import FormatError, RecordError, UsageError
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import Config
 from omen_search.games.heir.notation import Move
-from omen_search.positions import load_observation, load_position, load_position_file
+from omen_search.games.heir.positions import load_observation, load_position, load_position_file
 from omen_search.records import replay
 from omen_search.search import Limit
 

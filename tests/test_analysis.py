@@ -40,7 +40,7 @@ from omen_search.engines import new_game
 from omen_search.errors import RecordError, UsageError
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.notation import Move
-from omen_search.positions import state_from_observation
+from omen_search.games.heir.positions import state_from_observation
 from positions_helper import seed_card_text
 from omen_search.games.heir.rules import Config
 from omen_search.records import load_record, make_record, replay, write_record

@@ -166,7 +166,7 @@ def test_an_effect_stack_of_32_resolves_on_both_engines_and_33_is_refused(tmp_pa
     """A reward whose effects nest 32 lists deep (the reward's own list, 31 ``if_favored`` inside it,
     the last holding ``gain 1``): used while favored, both engines reach the innermost list. One
     list deeper is refused: the core's stack would have dropped it."""
-    from omen_search.positions import load_position
+    from omen_search.games.heir.positions import load_position
 
     from omen_search._core import CoreState
 

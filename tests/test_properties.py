@@ -24,7 +24,7 @@ from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import CAPACITY, CITIES, COIN_LIMIT, COINS, HAND_LIMIT, Config
 from omen_search.games.heir.notation import Move
-from omen_search.positions import load_observation, load_position, to_position
+from omen_search.games.heir.positions import load_observation, load_position, to_position
 from omen_search.games.heir.reference import GameState
 
 SEEDS = st.integers(0, 2**32)

@@ -14,7 +14,7 @@ import pytest
 from omen_search.bots import RandomBot, bot_seed
 from omen_search.errors import FormatError, OmenError, RecordError
 from omen_search.games.heir.rules import Config
-from omen_search.positions import document_game
+from omen_search.games.heir.positions import document_game
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
 from omen_search.games.heir.reference import GameState
 

@@ -23,7 +23,7 @@ import pytest
 
 from omen_search.errors import IllegalMoveError
 from omen_search.games.heir.rules import Config
-from omen_search.positions import load_position
+from omen_search.games.heir.positions import load_position
 from omen_search.games.heir.reference import GameState
 from positions_helper import (
     EMPTY,

@@ -13,7 +13,7 @@ from omen_search.engines import new_game
 from omen_search.errors import UsageError
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.notation import Move
-from omen_search.positions import load_position_file
+from omen_search.games.heir.positions import load_position_file
 from omen_search.search import Limit, ismcts
 
 DATA = Path(__file__).parent / "data"

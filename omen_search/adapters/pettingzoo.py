@@ -34,7 +34,7 @@ from omen_search.adapters.encoding import ObservationEncoder
 from omen_search.games.heir.cards import CardSet, default_cards
 from omen_search.errors import UsageError
 from omen_search.games.heir.rules import Config
-from omen_search.render import describe_board
+from omen_search.games.heir.render import describe_board
 
 def env(**kwargs: Any) -> OmenEnv:
     """An Omen environment (see :class:`OmenEnv` for the arguments)."""

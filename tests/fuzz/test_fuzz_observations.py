@@ -27,7 +27,7 @@ from typing import Any
 from omen_search.advisor import Advisor
 from omen_search.errors import OmenError
 from omen_search.games.heir.observe import observe
-from omen_search.positions import load_observation, state_from_observation
+from omen_search.games.heir.positions import load_observation, state_from_observation
 from omen_search.search import Limit
 
 from fuzzlib import (Case, check_cli_contract, examples_of, fuzz, lockstep, mutate_json, mutate_text, random_config,

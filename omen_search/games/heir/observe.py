@@ -1,7 +1,7 @@
 """What one player can see of a game of Heir to the Dunes: an observation (``omen-observation/1``).
 
 Both engines give :func:`observe` as their ``observation(player)``, the advisor searches from it
-and the position format (:mod:`omen_search.positions`) writes a whole state as the public view here
+and the position format (:mod:`omen_search.games.heir.positions`) writes a whole state as the public view here
 plus what no player sees. ``docs/formats.md`` documents the format with examples.
 """
 

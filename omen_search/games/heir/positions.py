@@ -278,6 +278,17 @@ def document_game(data: Any, root: str, cards: CardSet | None = None) -> Game:
     return game_of(read_config(DocumentReader(cards or default_cards(), root), _document(data, root), root))
 
 
+def _open(data: Any, cards: CardSet, root: str, fmt: str) -> tuple[dict, DocumentReader, Parts]:
+    """The document, a reader for it and the parts of its game: its ``format`` (``fmt`` if absent),
+    its card set and its set-up checked first, as every position and observation begins."""
+    doc = _document(data, root)
+    r = DocumentReader(cards, root)
+    if doc.get("format", fmt) != fmt:
+        r.fail(f"{root}.format", f"expected {fmt!r}, got {shown(doc.get('format'))}")
+    _check_cards(doc, cards, root)
+    return doc, r, Parts(cards, read_config(r, doc, root))
+
+
 def _read_public(r: DocumentReader, doc: dict, root: str, parts: Parts) -> None:
     """Fields shared by positions and observations, into ``parts``."""
     parts.turn = r.integer(r.get(doc, "turn", root, 1), f"{root}.turn", 1, parts.config.max_turns)
@@ -531,12 +542,7 @@ def load_position(data: Any, cards: CardSet | None = None, root: str = "position
     first bad field.
     """
     cards = cards or default_cards()
-    doc = _document(data, root)
-    r = DocumentReader(cards, root)
-    if doc.get("format", POSITION_FORMAT) != POSITION_FORMAT:
-        r.fail(f"{root}.format", f"expected {POSITION_FORMAT!r}, got {shown(doc.get('format'))}")
-    _check_cards(doc, cards, root)
-    parts = Parts(cards, read_config(r, doc, root))
+    doc, r, parts = _open(data, cards, root, POSITION_FORMAT)
     seed = r.integer(doc.get("seed", 0), f"{root}.seed", 0, MASK64)
     parts.seed = seed
     if "rng" in doc:
@@ -650,12 +656,7 @@ def state_from_observation(
     :func:`load_observation` does.
     """
     cards = cards or default_cards()
-    doc = _document(data, root)
-    r = DocumentReader(cards, root)
-    if doc.get("format", OBSERVATION_FORMAT) != OBSERVATION_FORMAT:
-        r.fail(f"{root}.format", f"expected {OBSERVATION_FORMAT!r}, got {shown(doc.get('format'))}")
-    _check_cards(doc, cards, root)
-    parts = Parts(cards, read_config(r, doc, root))
+    doc, r, parts = _open(data, cards, root, OBSERVATION_FORMAT)
     me = r.integer(r.get(doc, "player", root), f"{root}.player", 0, 1)
     _read_public(r, doc, root, parts)
     raws = _read_players(r, doc, root, parts, (me == 0, me == 1))

@@ -5,9 +5,9 @@
 set -e
 cd "$(dirname "$0")/strength"
 W=${WORKERS:-2}
-cell() {  # cell BOT LEVEL
+cell() {  # cell BOT LEVEL [GAMES]
     name="solo-$(echo "$1" | tr -d ':=' | sed 's/iterations//')-$2"
-    omen-search match "$1" corrupted-heir --game heir-solo --level "$2" --games 400 --seed 1 \
+    omen-search match "$1" corrupted-heir --game heir-solo --level "$2" --games "${3:-400}" --seed 1 \
         --workers "$W" --out "$name.jsonl" --resume --json --report-every 0 > "$name.json"
     echo "$name: $(cat "$name.json")"
 }
@@ -16,6 +16,6 @@ for bot in random greedy ismcts:iterations=300 ismcts:iterations=2000; do
         cell "$bot" "$level"
     done
 done
-# what the two hardest levels mean for a strong player
-cell ismcts:iterations=20000 hard
-cell ismcts:iterations=20000 brutal
+# what the two hardest levels mean for a strong player (200 games each: ten times the search)
+cell ismcts:iterations=20000 hard 200
+cell ismcts:iterations=20000 brutal 200

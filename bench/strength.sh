@@ -9,7 +9,6 @@ row() {  # row NAME GAMES BOT_A BOT_B
         --report-every 0 > "$1.json"
     echo "$1: $(cat "$1.json")"
 }
-row ismcts2000-random 400 ismcts:iterations=2000 random
 row ismcts2000-greedy 400 ismcts:iterations=2000 greedy
 row ismcts2000-pimc2000 400 ismcts:iterations=2000 pimc:iterations=2000
 row mo2000-so2000 400 ismcts-mo:iterations=2000 ismcts:iterations=2000
@@ -17,4 +16,5 @@ row ismcts100-greedy 400 ismcts:iterations=100 greedy
 row ismcts300-greedy 400 ismcts:iterations=300 greedy
 row ismcts1000-greedy 400 ismcts:iterations=1000 greedy
 row ismcts5000-greedy 400 ismcts:iterations=5000 greedy
-row ismcts20000-greedy 400 ismcts:iterations=20000 greedy
+row ismcts2000-random 400 ismcts:iterations=2000 random
+row ismcts20000-greedy 100 ismcts:iterations=20000 greedy  # 100 games: ten times the search of the others

@@ -1,11 +1,22 @@
-"""The processes of a test's subprocess, read from /proc: which are its live children, and whether
-one is gone (so that a test can say no worker outlived a killed match)."""
+"""Subprocesses of the tests: the environment that makes ``python3 -P -m omen_search`` run the very
+package the tests import (the installed one in CI, the source tree with its core built in place
+in development), and, read from /proc, a subprocess's live children and whether one is gone (so
+that a test can say no worker outlived a killed match)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import omen_search
+
 PROC = Path("/proc")
+PACKAGE_PARENT = Path(omen_search.__file__).resolve().parent.parent  # the folder holding the package under test
+
+
+def omen_env(**extra: str) -> dict[str, str]:
+    """The environment of a subprocess that imports the package under test, plus ``extra``."""
+    return {**os.environ, "PYTHONPATH": str(PACKAGE_PARENT), **extra}
 
 
 def _stat_fields(pid: int | str) -> list[str]:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-import omen_search
 from omen_search.games.heir.cards import default_cards
 from omen_search.cli import main
 from omen_search.engines import new_game
@@ -29,9 +28,8 @@ from omen_search.match import (
     read_results,
     run_match,
 )
-from process_helper import children, gone
+from process_helper import children, gone, omen_env
 
-SOURCE = Path(omen_search.__file__).resolve().parent.parent  # the package the tests import
 
 
 def without_time(line: dict) -> dict:
@@ -151,7 +149,7 @@ def test_a_killed_match_resumes_to_the_totals_of_an_uninterrupted_one(tmp_path):
     """SIGKILL mid-run, then --resume: nothing replayed, nothing lost, the same totals."""
     args = ["match", "ismcts:iterations=40", "greedy", "--games", "40", "--seed", "7", "--quiet", "--json"]
     command = [sys.executable, "-P", "-m", "omen_search", *args]  # -P: the package under test, not the cwd
-    env = {**os.environ, "PYTHONPATH": str(SOURCE)}
+    env = omen_env()
     killed = tmp_path / "killed.jsonl"
     proc = subprocess.Popen([*command, "--out", str(killed)], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
@@ -179,7 +177,7 @@ def _match(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, Path]:
     out = tmp_path / "m.jsonl"
     command = [sys.executable, "-P", "-m", "omen_search", "match", "ismcts:iterations=30", "random", "--games",
                "200", "--seed", "3", "--quiet", "--out", str(out), *args]
-    proc = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(SOURCE)}, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(command, env=omen_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     return proc, out
 

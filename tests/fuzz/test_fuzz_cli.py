@@ -25,6 +25,7 @@ from omen_search.cli import build_parser
 from omen_search.errors import OmenError
 
 from fuzzlib import EXAMPLES, Case, check_cli_contract, fuzz, mutate_json, mutate_text, run_cli
+from process_helper import omen_env
 from positions_helper import seed_card_text
 
 UNITS = ("Opal Statuary", "Temple Servant", "Tortured Soul", "Rabid Usurper")
@@ -425,11 +426,8 @@ def cli_process_case(case: Case) -> str:
     """One argument vector in a real process, with another encoding for stdin, stdout and stderr
     (``PYTHONIOENCODING``: what a Latin-1 or ASCII terminal gives) and stdin bytes that may not be
     in it: exit 0, or 2 with one error line; never a traceback."""
-    import os
     import subprocess
     import sys
-
-    from fuzzlib import ROOT
 
     rng = case.rng
     f = Files(case)
@@ -445,7 +443,7 @@ def cli_process_case(case: Case) -> str:
     encoding = case.note("encoding", rng.choice(ENCODINGS))
     case.note("argv", argv)
     stdin = case.note("stdin", rng.choice(STDIN_BYTES))
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": encoding}
+    env = omen_env(PYTHONIOENCODING=encoding)
     proc = subprocess.run([sys.executable, "-P", "-m", "omen_search", *argv], input=stdin, capture_output=True,
                           env=env, cwd=f.folder, timeout=120)
     err = proc.stderr.decode(encoding.split(":")[0], errors="replace")

@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 import io
 import json
-import os
 import random
 import subprocess
 import sys
@@ -42,7 +41,8 @@ from omen_search.games.heir.observe import observe
 from omen_search.jsonio import parse_json
 from omen_search.records import make_record
 
-from fuzzlib import ROOT, Case, examples_of, fuzz, mutate_json, mutate_text, random_config, random_game
+from fuzzlib import Case, examples_of, fuzz, mutate_json, mutate_text, random_config, random_game
+from process_helper import omen_env
 
 SESSION_TIMEOUT = 120.0
 KNOWN_FIELDS = QUERY_FIELDS | {"action", "terminateId"}
@@ -271,7 +271,7 @@ def test_fuzz_engine_subprocess(tmp_path):
     nothing on stderr."""
     def run(case: Case) -> str:
         stdin_bytes = case.note("stdin.jsonl", b"\n".join(session_lines(case.rng)) + b"\n")
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = omen_env()
         proc = subprocess.run([sys.executable, "-P", "-m", "omen_search", "engine"], input=stdin_bytes,
                               capture_output=True, env=env, timeout=SESSION_TIMEOUT)
         case.note("stdout.jsonl", proc.stdout)

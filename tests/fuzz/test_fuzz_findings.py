@@ -22,6 +22,7 @@ from omen_search.records import load_record, write_record
 
 from cli_helper import assert_one_line_error, run
 from positions_helper import position_doc
+from process_helper import omen_env
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 SOLO = {"level": "normal", "gods": ["anubis", "horus"]}
@@ -267,7 +268,7 @@ def _omen(args: list[str], encoding: str, stdin: bytes = b"") -> tuple[int, str,
     import subprocess
     import sys
 
-    env = {**os.environ, "PYTHONPATH": str(EXAMPLES.parents[1]), "PYTHONIOENCODING": encoding}
+    env = omen_env(PYTHONIOENCODING=encoding)
     proc = subprocess.run([sys.executable, "-P", "-m", "omen_search", *args], input=stdin, capture_output=True,
                           env=env, timeout=120)
     codec = encoding.split(":")[0]

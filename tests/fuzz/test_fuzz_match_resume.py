@@ -35,8 +35,8 @@ import pytest
 
 from omen_search.match import MatchOptions, MatchSetup, run_match
 
-from fuzzlib import ROOT, Case, fuzz
-from process_helper import PROC, children, gone
+from fuzzlib import Case, fuzz
+from process_helper import PROC, children, gone, omen_env
 
 BOTS = (("greedy", "random"), ("ismcts:iterations=30", "greedy"), ("ismcts:iterations=100", "random"))
 
@@ -72,7 +72,7 @@ def match_case(case: Case) -> dict[str, int]:
             "--quiet", "--json", "--resume", *extra]
     case.note("argv", argv)
     command = [sys.executable, "-P", "-m", "omen_search", *argv]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = omen_env()
 
     whole_lines: list[dict[str, Any]] = []
     whole = run_match(MatchSetup(a=a, b=b, seed=seed, level=level), MatchOptions(games=games, lines=whole_lines))

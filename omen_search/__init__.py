@@ -22,8 +22,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from omen_search.games.heir.cards import CardSet, default_cards, load_cards
 from omen_search.errors import OmenError
+from omen_search.games.heir.cards import CardSet, default_cards, load_cards
 from omen_search.games.heir.notation import Move
 
 if TYPE_CHECKING:

@@ -27,15 +27,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from omen_search.games.heir.cards import CardSet
 from omen_search.errors import FormatError, OmenError, UsageError
+from omen_search.games.heir.cards import CardSet
+from omen_search.games.heir.notation import Move
 from omen_search.games.heir.observe import observe
+from omen_search.games.heir.positions import state_from_observation
+from omen_search.games.heir.reference import CITIES, GameState
 from omen_search.jsonio import parse_json
 from omen_search.limits import WORKERS, check_int
-from omen_search.games.heir.notation import Move
-from omen_search.games.heir.positions import state_from_observation
 from omen_search.records import RECORD_FORMAT, replay
-from omen_search.games.heir.reference import CITIES, GameState
 from omen_search.rng import MASK64, Rng
 from omen_search.search import Limit, MoveStats, new_searches, root_result
 from omen_search.stats import wilson

@@ -26,12 +26,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from omen_search.games.heir.cards import CardSet
 from omen_search.errors import UsageError
-from omen_search.games.heir.observe import observe
-from omen_search.limits import WORKERS, check_int
+from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.notation import Move
+from omen_search.games.heir.observe import observe
 from omen_search.games.heir.positions import state_from_observation
+from omen_search.limits import WORKERS, check_int
 from omen_search.records import replay
 from omen_search.rng import MASK64
 from omen_search.search import Limit, SearchResult, ismcts

@@ -35,11 +35,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from omen_search.games.heir.cards import GODS, CardSet, Unit
 from omen_search.errors import UsageError
 from omen_search.files import write_atomic
-from omen_search.match import MatchOptions, MatchSetup, card_set, run_match
+from omen_search.games.heir.cards import GODS, CardSet, Unit
 from omen_search.games.heir.render import god_name
+from omen_search.match import MatchOptions, MatchSetup, card_set, run_match
 from omen_search.stats import Z95, wilson
 
 REPORT_FORMAT = "omen-balance/1"

@@ -16,8 +16,8 @@ from typing import Any
 
 from omen_search.bots import RandomBot
 from omen_search.engines import new_game
-from omen_search.perft import perft
 from omen_search.games.heir.reference import GameState
+from omen_search.perft import perft
 from omen_search.search import Limit, ismcts
 
 MIN_SECONDS = 0.05  # the shortest measurement: a search or a game needs some milliseconds

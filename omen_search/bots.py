@@ -20,8 +20,8 @@ from collections.abc import Callable
 from typing import IO, Any, Protocol
 
 from omen_search.errors import NotationError, UsageError, shown
-from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.games.heir.notation import Move
+from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.rng import MASK64, Rng, splitmix64
 from omen_search.search import Limit, as_core, ismcts
 from omen_search.state import State

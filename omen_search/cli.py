@@ -18,16 +18,16 @@ from omen_search import __version__, limits
 from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.bots import BOT_KINDS, CORRUPTED_HEIR, bot_seed, make_bot, split_players
-from omen_search.games.heir.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
 from omen_search.game import Option, all_games, get_game
+from omen_search.games.heir.cards import GODS, CardSet, load_cards
+from omen_search.games.heir.positions import document_game
+from omen_search.games.heir.render import describe_board, describe_move, describe_result, god_name
 from omen_search.games.heir.rules import CH, DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.jsonio import read_json_file
-from omen_search.games.heir.positions import document_game
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
-from omen_search.games.heir.render import describe_board, describe_move, describe_result, god_name
 from omen_search.rng import MASK64
 from omen_search.search import Limit
 

@@ -31,12 +31,12 @@ from typing import IO, Any
 
 from omen_search import __version__
 from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
-from omen_search.games.heir.cards import CardSet
 from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
 from omen_search.game import get_game
+from omen_search.games.heir.cards import CardSet
+from omen_search.games.heir.positions import document_game
 from omen_search.jsonio import MAX_JSON_BYTES, parse_json
 from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
-from omen_search.games.heir.positions import document_game
 from omen_search.records import RECORD_FORMAT
 from omen_search.rng import MASK64
 from omen_search.search import Limit

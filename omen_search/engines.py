@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from omen_search.games.heir.cards import CardSet
 from omen_search.errors import UsageError
-from omen_search.games.heir.rules import Config
+from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.reference import GameState
+from omen_search.games.heir.rules import Config
 from omen_search.state import State
 
 EngineName = Literal["core", "reference"]

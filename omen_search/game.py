@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from omen_search.games.heir.cards import CardSet
 from omen_search.errors import UsageError, shown
+from omen_search.games.heir.cards import CardSet
 
 @dataclass(frozen=True)
 class Option:

@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from omen_search.bots import CORRUPTED_HEIR, make_bot, parse_spec
-from omen_search.games.heir.cards import GODS, CardSet, load_cards
 from omen_search.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
 from omen_search.files import check_output
+from omen_search.games.heir.cards import GODS, CardSet, load_cards
 from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, LEVELS, Config
 from omen_search.jsonio import parse_json
 from omen_search.limits import GAMES, RAY_TASKS, TURNS, WORKERS, check_int

@@ -11,15 +11,15 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
-from omen_search.games.heir.cards import CardSet, default_cards
 from omen_search.errors import FormatError, IllegalMoveError, NotationError, RecordError, shown
 from omen_search.files import write_atomic
 from omen_search.game import game_of
-from omen_search.games.heir.observe import written_config
-from omen_search.jsonio import read_json_file
+from omen_search.games.heir.cards import CardSet, default_cards
 from omen_search.games.heir.notation import Move
+from omen_search.games.heir.observe import written_config
 from omen_search.games.heir.positions import DocumentReader, read_config
 from omen_search.games.heir.reference import GameState
+from omen_search.jsonio import read_json_file
 from omen_search.rng import MASK64
 from omen_search.state import State
 

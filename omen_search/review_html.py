@@ -11,8 +11,8 @@ from html import escape
 from pathlib import Path
 
 from omen_search.analysis import Decision, GameReview
-from omen_search.games.heir.cards import CardSet
 from omen_search.files import write_atomic
+from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.positions import state_from_observation
 from omen_search.games.heir.render import describe_board
 

@@ -23,8 +23,8 @@ from typing import Any, Literal
 import numpy as np
 
 from omen_search.errors import UsageError
-from omen_search.limits import ITERATIONS, WORKERS, check_int, check_seconds
 from omen_search.games.heir.notation import Move
+from omen_search.limits import ITERATIONS, WORKERS, check_int, check_seconds
 
 DEFAULT_MAX_NODES = 1_000_000  # per tree: about 56 MB
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.observe import observe
-from omen_search.games.heir.rules import Config
 from omen_search.games.heir.reference import GameState
+from omen_search.games.heir.rules import Config
 from omen_search.rng import Rng
 
 

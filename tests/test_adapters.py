@@ -17,8 +17,8 @@ from omen_search._core import CoreState
 from omen_search.adapters.actions import NUM_ACTIONS, action_of, packed_of
 from omen_search.adapters.encoding import SCALARS, ObservationEncoder
 from omen_search.bots import RandomBot
-from omen_search.games.heir.cards import default_cards
 from omen_search.errors import OmenError
+from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.rules import Config
 
 ROOT = Path(__file__).resolve().parent.parent

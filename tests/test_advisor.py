@@ -22,17 +22,17 @@ from typing import Any
 
 import pytest
 
-import omen_search.advisor
-import omen_search.engine_protocol
 from omen_search._core import CoreState
+import omen_search.advisor
 from omen_search.advisor import HIDDEN_EMISSARY, ROBUSTNESS_MOVES, Advice, Advisor, describe_advice
 from omen_search.cli import main
+import omen_search.engine_protocol
 from omen_search.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
-from omen_search.games.heir.observe import observe
-from omen_search.games.heir.rules import Config
 from omen_search.games.heir.notation import Move
+from omen_search.games.heir.observe import observe
 from omen_search.games.heir.positions import load_observation, load_position, load_position_file
+from omen_search.games.heir.rules import Config
 from omen_search.records import replay
 from omen_search.search import Limit
 

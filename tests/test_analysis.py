@@ -34,12 +34,12 @@ from omen_search import analysis
 from omen_search._core import CoreState
 from omen_search.analysis import LABELS, THRESHOLDS, Decision, Estimate, GameReview, analyze_game, label_of
 from omen_search.bots import GreedyBot, RandomBot
-from omen_search.games.heir.cards import load_cards
 from omen_search.cli import main
 from omen_search.engines import new_game
 from omen_search.errors import RecordError, UsageError
-from omen_search.games.heir.observe import observe
+from omen_search.games.heir.cards import load_cards
 from omen_search.games.heir.notation import Move
+from omen_search.games.heir.observe import observe
 from omen_search.games.heir.positions import state_from_observation
 from positions_helper import seed_card_text
 from omen_search.games.heir.rules import Config

@@ -26,9 +26,9 @@ import pytest
 
 from omen_search.balance import (balance_report, format_text, paired_difference, render_html, run_balance,
                                  seat_score, win_rate)
-from omen_search.games.heir.cards import GODS, default_cards
 from omen_search.cli import main
 from omen_search.errors import UsageError
+from omen_search.games.heir.cards import GODS, default_cards
 from omen_search.games.heir.rules import Config
 from omen_search.match import MatchOptions, MatchSetup, run_match
 from omen_search.selfcheck import compare_game

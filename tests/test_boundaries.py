@@ -22,15 +22,15 @@ from omen_search import limits
 from omen_search.advisor import Advisor
 from omen_search.analysis import analyze_game
 from omen_search.bots import HumanPlayer, RandomBot, make_bot
-from omen_search.games.heir.cards import default_cards
 from omen_search.engine_protocol import EngineServer
 from omen_search.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
+from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.observe import observe
+from omen_search.games.heir.positions import load_observation, load_position, to_position
 from omen_search.games.heir.rules import Config, programs
 from omen_search.jsonio import MAX_JSON_DEPTH, parse_json, read_json_file
 from omen_search.match import play_match
-from omen_search.games.heir.positions import load_observation, load_position, to_position
 from omen_search.records import load_record, make_record, write_record
 from omen_search.search import Limit
 from omen_search.stats import Sprt

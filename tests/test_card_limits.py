@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from omen_search.errors import CardDataError
 from omen_search.games.heir import cards as limits
 from omen_search.games.heir.cards import CardSet, load_cards
-from omen_search.errors import CardDataError
 from omen_search.games.heir.rules import Config
 from omen_search.selfcheck import compare_game
 from positions_helper import seed_card_text

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from omen_search.errors import CardDataError, OmenError
 from omen_search.games.heir.cards import (
     DECK_SIZE,
     KEYWORDS,
@@ -29,7 +30,6 @@ from omen_search.games.heir.cards import (
     load_cards,
     parse_cards,
 )
-from omen_search.errors import CardDataError, OmenError
 
 WriteCards = Callable[..., Path]
 

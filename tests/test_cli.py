@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from omen_search.games.heir.cards import default_cards
 from omen_search.cli import main
+from omen_search.games.heir.cards import default_cards
 from omen_search.records import load_record, replay
 
 from cli_helper import assert_one_line_error, run

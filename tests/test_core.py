@@ -15,10 +15,10 @@ from omen_search._search import run_playouts
 from omen_search.bots import RandomBot
 from omen_search.cli import main
 from omen_search.errors import IllegalMoveError, UsageError
-from omen_search.games.heir.rules import Config
-from omen_search.perft import perft
 from omen_search.games.heir.positions import load_position, to_position
 from omen_search.games.heir.reference import GameState
+from omen_search.games.heir.rules import Config
+from omen_search.perft import perft
 from omen_search.rng import Rng
 from omen_search.selfcheck import compare_game
 from positions_helper import seed_card_text

@@ -13,9 +13,9 @@ import pytest
 from omen_search._core import CoreState
 from omen_search.errors import UsageError
 from omen_search.games.heir.observe import observe
-from omen_search.games.heir.rules import Config
 from omen_search.games.heir.positions import to_position
 from omen_search.games.heir.reference import GameState
+from omen_search.games.heir.rules import Config
 from omen_search.rng import Rng
 
 

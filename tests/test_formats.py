@@ -14,14 +14,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from omen_search.games.heir.cards import default_cards
 from omen_search.errors import FormatError, OmenError
-from omen_search.games.heir.observe import observe
-from omen_search.games.heir.rules import DECISIONS, PHASES, Config
+from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.notation import VERBS, Move
+from omen_search.games.heir.observe import observe
 from omen_search.games.heir.positions import document_game, load_observation, load_position, load_position_file, to_position
-from omen_search.records import replay
 from omen_search.games.heir.reference import GameState
+from omen_search.games.heir.rules import DECISIONS, PHASES, Config
+from omen_search.records import replay
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 EXAMPLES = DOCS / "examples"

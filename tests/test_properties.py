@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 
 from omen_search.bots import RandomBot, bot_seed
 from omen_search.games.heir.cards import default_cards
-from omen_search.games.heir.observe import observe
-from omen_search.games.heir.rules import CAPACITY, CITIES, COIN_LIMIT, COINS, HAND_LIMIT, Config
 from omen_search.games.heir.notation import Move
+from omen_search.games.heir.observe import observe
 from omen_search.games.heir.positions import load_observation, load_position, to_position
 from omen_search.games.heir.reference import GameState
+from omen_search.games.heir.rules import CAPACITY, CITIES, COIN_LIMIT, COINS, HAND_LIMIT, Config
 
 SEEDS = st.integers(0, 2**32)
 CONFIGS = st.builds(

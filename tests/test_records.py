@@ -13,10 +13,10 @@ import pytest
 
 from omen_search.bots import RandomBot, bot_seed
 from omen_search.errors import FormatError, OmenError, RecordError
-from omen_search.games.heir.rules import Config
 from omen_search.games.heir.positions import document_game
-from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
 from omen_search.games.heir.reference import GameState
+from omen_search.games.heir.rules import Config
+from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "record.json"
 

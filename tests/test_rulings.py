@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from omen_search.errors import IllegalMoveError
-from omen_search.games.heir.rules import Config
 from omen_search.games.heir.positions import load_position
 from omen_search.games.heir.reference import GameState
+from omen_search.games.heir.rules import Config
 from positions_helper import (
     EMPTY,
     coins,

@@ -11,8 +11,8 @@ from omen_search._core import CoreState
 from omen_search.bots import ISMCTSBot, PIMCBot, make_bot, parse_spec, split_players
 from omen_search.engines import new_game
 from omen_search.errors import UsageError
-from omen_search.games.heir.observe import observe
 from omen_search.games.heir.notation import Move
+from omen_search.games.heir.observe import observe
 from omen_search.games.heir.positions import load_position_file
 from omen_search.search import Limit, ismcts
 

@@ -17,8 +17,8 @@ from collections import Counter
 import pytest
 
 import positions_helper
-from omen_search.games.heir.cards import CardSet
 from omen_search.engines import new_game
+from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import LEVELS, Config
 from positions_helper import decision, discard, edited_cards, hand, moves, play, position, side, view

@@ -50,8 +50,8 @@ from omen_search._core import CoreState
 from omen_search.adapters.actions import NUM_ACTIONS, action_of, packed_of
 from omen_search.adapters.encoding import ObservationEncoder
 from omen_search.games.heir.cards import default_cards
-from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, Config
 from omen_search.games.heir.positions import load_position, to_position
+from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, Config
 
 DEALS = 4096
 MAX_GAME_LENGTH = 3000  # plies; a game ends after 200 turns (ruling D-end-2), far fewer plies in practice

@@ -31,10 +31,10 @@ from pettingzoo import AECEnv
 from omen_search._core import CoreState
 from omen_search.adapters.actions import NUM_ACTIONS, action_of, packed_of
 from omen_search.adapters.encoding import ObservationEncoder
-from omen_search.games.heir.cards import CardSet, default_cards
 from omen_search.errors import UsageError
-from omen_search.games.heir.rules import Config
+from omen_search.games.heir.cards import CardSet, default_cards
 from omen_search.games.heir.render import describe_board
+from omen_search.games.heir.rules import Config
 
 def env(**kwargs: Any) -> OmenEnv:
     """An Omen environment (see :class:`OmenEnv` for the arguments)."""

@@ -25,8 +25,8 @@ import re
 import tomllib
 from typing import Any
 
-from omen_search.games.heir.cards import FILTERS, KEYWORDS, MAX_BUILD_VP, MAX_COUNT, MAX_STAT, OPS, load_cards
 from omen_search.errors import CardDataError
+from omen_search.games.heir.cards import FILTERS, KEYWORDS, MAX_BUILD_VP, MAX_COUNT, MAX_STAT, OPS, load_cards
 from omen_search.games.heir.rules import LEVELS, Config
 from omen_search.selfcheck import compare_game
 

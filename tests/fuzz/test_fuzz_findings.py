@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from omen_search import engine_protocol, jsonio
-from omen_search.games.heir.cards import load_cards
 from omen_search.engine_protocol import EngineServer
 from omen_search.errors import CardDataError, FormatError, RecordError, UsageError
-from omen_search.match import play_match, read_results
+from omen_search.games.heir.cards import load_cards
 from omen_search.games.heir.positions import load_observation, load_position
+from omen_search.match import play_match, read_results
 from omen_search.records import load_record, write_record
 
 from cli_helper import assert_one_line_error, run

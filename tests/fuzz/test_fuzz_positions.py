@@ -25,8 +25,8 @@ from typing import Any
 
 from omen_search.errors import OmenError
 from omen_search.games.heir.observe import observe
-from omen_search.games.heir.rules import DECISIONS, PHASES
 from omen_search.games.heir.positions import load_observation, load_position, load_position_file, to_position
+from omen_search.games.heir.rules import DECISIONS, PHASES
 
 from fuzzlib import Case, examples_of, fuzz, lockstep, mutate_json, mutate_text, random_config, random_game
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from omen_search.games.heir.cards import CardSet
 from omen_search.errors import UsageError
 from omen_search.game import Game
+from omen_search.games.heir.cards import CardSet
 from toy_game.build import load_core
 from toy_game.reference import GameState
 from toy_game.vocabulary import Move

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from omen_search.games.heir.cards import GODS, CardSet
 from omen_search.engines import new_game
 from omen_search.errors import UsageError
 from omen_search.game import Game, Option, register
-from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, LEVELS, Config
+from omen_search.games.heir.cards import GODS, CardSet
 from omen_search.games.heir.notation import Move
+from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, LEVELS, Config
 
 _COMMON = (
     Option("gods", "gods of seat 0 and seat 1", "anubis,horus", ("anubis,horus", "horus,anubis")),

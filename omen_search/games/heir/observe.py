@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from omen_search.games.heir.cards import CardSet
 from omen_search.errors import FormatError
 from omen_search.game import game_of
+from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.rules import CITIES, Config, Pending
 from omen_search.state import State
 

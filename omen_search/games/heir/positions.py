@@ -18,9 +18,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
-from omen_search.games.heir.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, default_cards, load_cards
 from omen_search.errors import FormatError, OmenError, UsageError, shown
 from omen_search.game import Game, game_of, get_game
+from omen_search.games.heir.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, default_cards, load_cards
 from omen_search.games.heir.observe import (
     NAMED_REFS,
     OBSERVATION_FORMAT,
@@ -30,6 +30,7 @@ from omen_search.games.heir.observe import (
     tile_names,
     unit_names,
 )
+from omen_search.games.heir.reference import GameState, Parts
 from omen_search.games.heir.rules import (
     CAPACITY,
     CH,
@@ -52,7 +53,6 @@ from omen_search.games.heir.rules import (
 )
 from omen_search.jsonio import parse_json, read_json_file
 from omen_search.limits import TURNS
-from omen_search.games.heir.reference import GameState, Parts
 from omen_search.rng import MASK64, Rng
 from omen_search.state import State
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from omen_search.games.heir.cards import GODS, CardSet, Effect, Unit, default_cards
 from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.games.heir.cards import GODS, CardSet, Effect, Unit, default_cards
+from omen_search.games.heir.notation import Move
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import (
     CAPACITY,
@@ -56,7 +57,6 @@ from omen_search.games.heir.rules import (
     program,
     unit_count,
 )
-from omen_search.games.heir.notation import Move
 from omen_search.rng import Rng
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from omen_search.games.heir.rules import CITIES
 from omen_search.games.heir.notation import Move
+from omen_search.games.heir.rules import CITIES
 from omen_search.state import State
 
 

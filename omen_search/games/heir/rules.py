@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from omen_search.games.heir.cards import GODS, CardSet, Effect, Unit, effect_lists
 from omen_search.errors import UsageError, shown
+from omen_search.games.heir.cards import GODS, CardSet, Effect, Unit, effect_lists
 from omen_search.limits import TURNS, check_int
 
 CITIES = 3

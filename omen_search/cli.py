@@ -21,7 +21,7 @@ from omen_search.bots import BOT_KINDS, CORRUPTED_HEIR, bot_seed, make_bot, spli
 from omen_search.engines import new_game
 from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
-from omen_search.game import Option, all_games, get_game
+from omen_search.game import ENGINES, Option, all_games, get_game
 from omen_search.games.heir.cards import GODS, CardSet, load_cards
 from omen_search.games.heir.positions import document_game
 from omen_search.games.heir.render import describe_board, describe_move, describe_result, god_name
@@ -129,8 +129,8 @@ def _config(args: argparse.Namespace) -> Any:
     """The configuration of ``--game`` from the option flags given; a flag of another game, or a bad
     value, is a :class:`UsageError` naming the flag."""
     game = get_game(args.game)
-    given = {name: getattr(args, name) for name in _game_options() if getattr(args, name) is not None}
-    own = [o.name for o in game.options]
+    given = {name: getattr(args, name) for name in _game_options() if getattr(args, name, None) is not None}
+    own = [o.name for o in game.options if hasattr(args, o.name)]  # the game's options this command takes
     for name in given:
         if name not in own:
             raise UsageError(f"{_flag(name)}: not an option of --game {game.name} "
@@ -155,13 +155,6 @@ def _check_game(args: argparse.Namespace, document: Any, root: str, cards: CardS
     game = document_game(document, root, cards).name
     if game != args.game:
         raise UsageError(f"--game {args.game}: the {root} is a game of {game}")
-
-
-def _level(args: argparse.Namespace) -> str | None:
-    """The Corrupted Heir's level for --game heir-solo (default normal); None for two players."""
-    if args.level is not None and args.game != "heir-solo":
-        raise UsageError("--level: goes with --game heir-solo")
-    return (args.level or "normal") if args.game == "heir-solo" else None
 
 
 def _cards_banner(cards: CardSet) -> str:
@@ -332,8 +325,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     from omen_search.match import MatchOptions, MatchSetup, run_match
     from omen_search.stats import Sprt
 
-    setup = MatchSetup(a=args.bot_a, b=args.bot_b, seed=args.seed, cards=args.cards, emissary=args.emissary,
-                       max_turns=args.max_turns, records=args.records, level=_level(args))
+    config = _config(args)  # the game's options a match takes: --level, --emissary, --max-turns
+    setup = MatchSetup(a=args.bot_a, b=args.bot_b, seed=args.seed, cards=args.cards, emissary=config.emissary,
+                       max_turns=config.max_turns, records=args.records, level=config.level)
     options = MatchOptions(games=args.games, workers=args.workers, backend=args.backend, address=args.address,
                            out=args.out, resume=args.resume, sprt=Sprt.parse(args.sprt) if args.sprt else None,
                            progress=not args.quiet, report_every=0 if args.quiet else args.report_every)
@@ -501,7 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"two players, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
                         "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (default random,random)")
     _add_game(p)
-    p.add_argument("--engine", choices=("core", "reference"), default="core", help="rules engine (default core)")
+    p.add_argument("--engine", choices=ENGINES, default="core", help="rules engine (default core)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result instead of the game")
     p.set_defaults(func=cmd_play)
@@ -536,8 +530,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report-every", type=_within((0, limits.MAX_GAMES)), default=100, metavar="K",
                    help="print a summary line on stderr every K games (default 100; 0 for none)")
     _add_cards(p)
-    p.add_argument("--emissary", action="store_true", help="play the Emissary of War variant")
-    p.add_argument("--max-turns", type=_max_turns, default=DEFAULT_MAX_TURNS,
+    p.add_argument("--emissary", action="store_const", const=True, help="heir: play the Emissary of War variant")
+    p.add_argument("--max-turns", type=_max_turns,
                    help=f"end each game after this many turns (default {DEFAULT_MAX_TURNS})")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary lines")
     p.add_argument("--json", action="store_true", help="print the totals as one JSON object")
@@ -625,7 +619,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("perft", help="count the leaves of the move tree from a seeded deal, per first move")
     _add_game(p)
     p.add_argument("--depth", type=int, default=3, help="plies to search (default 3)")
-    p.add_argument("--engine", choices=("core", "reference"), default="core", help="rules engine (default core)")
+    p.add_argument("--engine", choices=ENGINES, default="core", help="rules engine (default core)")
     p.add_argument("--json", action="store_true", help="print the counts as JSON")
     p.set_defaults(func=cmd_perft)
 

@@ -10,7 +10,6 @@ from omen_search.games.heir.notation import Move
 from omen_search.games.heir.rules import Config, Pending
 from omen_search.rng import Rng
 
-PHASE_NAMES: tuple[str, ...]
 DECISION_NAMES: tuple[str, ...]
 
 class CoreTables:

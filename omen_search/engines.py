@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from omen_search.errors import UsageError
+from omen_search.game import ENGINES
 from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.reference import GameState
 from omen_search.games.heir.rules import Config
 from omen_search.state import State
 
 EngineName = Literal["core", "reference"]
-ENGINES: tuple[str, ...] = ("core", "reference")
 
 
 def new_game(engine: str = "core", seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> Any:

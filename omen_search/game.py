@@ -22,6 +22,9 @@ from typing import Any
 from omen_search.errors import UsageError, shown
 from omen_search.games.heir.cards import CardSet
 
+ENGINES: tuple[str, ...] = ("core", "reference")  # the rules engines every game is dealt on
+
+
 @dataclass(frozen=True)
 class Option:
     """One way a game can be set up (``--emissary``, ``--level hard``): its name as the command line
@@ -43,7 +46,7 @@ class Game(ABC):
     title: str
     players: int
     options: tuple[Option, ...]
-    engines: tuple[str, ...] = ("core", "reference")  # the rules engines a game is dealt on
+    engines: tuple[str, ...] = ENGINES
 
     @abstractmethod
     def parse_move(self, text: str) -> Any:

@@ -353,7 +353,7 @@ cdef class CoreState:
         s.keep_step = state.keep_step
         s.ply = state.ply
         s.favor = _GOD_INDEX[state.favor]
-        s.phase = PHASE_NAMES.index(state.phase)
+        s.phase = PHASES.index(state.phase)
         for k in range(4):
             s.rng[k] = state.rng.s[k]
         s.first_player = state.config.first_player
@@ -738,7 +738,7 @@ cdef class CoreState:
 
     @property
     def phase(self):
-        return PHASE_NAMES[self.s.phase]
+        return PHASES[self.s.phase]
 
     @property
     def reserve(self):

@@ -48,8 +48,7 @@ cdef enum:
     PH_END_CHECK
     PH_GAME_OVER
 
-PHASE_NAMES = PHASES
-assert len(PHASE_NAMES) == PH_GAME_OVER + 1 and PHASE_NAMES[PH_GAME_OVER] == "game_over"
+assert len(PHASES) == PH_GAME_OVER + 1 and PHASES[PH_GAME_OVER] == "game_over"
 
 # decision kinds: 1 + index into rules.DECISIONS (0: none)
 cdef enum:

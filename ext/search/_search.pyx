@@ -70,13 +70,6 @@ cdef struct Tree:
     int32_t cap
     int full                  # 1 once the cap stopped the tree from growing
 
-cdef struct Game:
-    # what one search needs of its game: the contract, the compiled tables, scratch for a state
-    const GameApi* api
-    const void* tables
-    const void* config
-
-
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -115,13 +108,13 @@ cdef inline int32_t find_child(Tree* t, int32_t parent, int32_t move) noexcept n
         k = t.nodes[k].next_sibling
     return NO_NODE
 
-cdef inline int32_t seen_move(const Game* g, int32_t m, int mover, int owner, int mo) noexcept nogil:
+cdef inline int32_t seen_move(const GameHandle* g, int32_t m, int mover, int owner, int mo) noexcept nogil:
     """The move as ``owner``'s tree records it: in MO-ISMCTS, as the game says ``owner`` sees it."""
     if mo and mover != owner:
         return g.api.seen_move(g.tables, m, mover, owner)
     return m
 
-cdef int32_t select_child(const Game* g, Tree* t, int32_t node, int32_t* legal, int n, double c, int owner,
+cdef int32_t select_child(const GameHandle* g, Tree* t, int32_t node, int32_t* legal, int n, double c, int owner,
                           int mover, int mo, uint64_t* rng, int32_t* chosen_move) noexcept nogil:
     """UCB1 with availability over the children legal now; expands one untried move if any.
     Returns the child (NO_NODE if the pool is full) and the real move to play in ``chosen_move``."""
@@ -168,7 +161,7 @@ cdef int32_t descend_other(Tree* t, int32_t node, int32_t seen, int mover) noexc
         t.nodes[k].avail += 1
     return k
 
-cdef double margin_of(const Game* g, const void* s, int player) noexcept nogil:
+cdef double margin_of(const GameHandle* g, const void* s, int player) noexcept nogil:
     """``player``'s score less the best score of the others, in a finished game."""
     cdef int32_t scores[MAX_PLAYERS]
     cdef int q
@@ -201,7 +194,7 @@ cdef struct SearchResult:
     double seconds
 
 
-cdef SearchResult ismcts(const Game* g, const void* root, void* d, void* track, Tree* trees, int mo,
+cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* track, Tree* trees, int mo,
                          long iterations, double seconds, double c, uint64_t* rng, RootStats* stats,
                          int* n_stats, int* stop, int32_t root_move) noexcept nogil:
     """Run SO-ISMCTS (``mo`` = 0, one tree) or MO-ISMCTS (``mo`` = 1, one tree per player) from
@@ -294,7 +287,7 @@ cdef SearchResult ismcts(const Game* g, const void* root, void* d, void* track, 
     return res
 
 
-cdef void best_per_world(const Game* g, const void* root, void* world, void* d, const int32_t* moves,
+cdef void best_per_world(const GameHandle* g, const void* root, void* world, void* d, const int32_t* moves,
                          int n_moves, int worlds, int rollouts, uint64_t* rng, double* share) noexcept nogil:
     """For each of ``worlds`` determinisations: play ``rollouts`` random games after each candidate
     move and credit the move that won most (ties share the credit) -- how often each move is best
@@ -334,7 +327,7 @@ cdef void best_per_world(const Game* g, const void* root, void* world, void* d, 
         share[i] /= worlds if worlds > 0 else 1
 
 
-cdef int64_t count_leaves(const Game* g, void* s, Trail* tr, int depth) noexcept nogil:
+cdef int64_t count_leaves(const GameHandle* g, void* s, Trail* tr, int depth) noexcept nogil:
     """Leaves of the move tree ``depth`` plies deep (chance fixed by the state's own generator)."""
     cdef int32_t buf[SEARCH_MAX_MOVES]
     cdef int n, i, mark
@@ -387,15 +380,14 @@ cdef class Search:
     cdef RootStats* stats
     cdef int n_stats
     cdef int stop_flag
-    cdef Game game
-    cdef const void* root_state
+    cdef GameHandle game     # the root: its state and tables belong to the clone `root`
     cdef void* scratch       # a state to play an iteration on, then the tracker
     cdef readonly bint mo
     cdef readonly double c
     cdef readonly long iterations
     cdef readonly double seconds
     cdef readonly int player
-    cdef object root         # the game's state object that owns root_state and the tables
+    cdef object root         # the game's state object that owns game.state and the tables
     cdef int32_t root_move
 
     def __cinit__(self):
@@ -419,8 +411,7 @@ cdef class Search:
         self.root_move = -1 if root_move is None else root_move
         self.root = state.clone()
         h = handle_of(self.root)
-        self.game.api, self.game.tables, self.game.config = h.api, h.tables, h.config
-        self.root_state = h.state
+        self.game = h[0]
         self.player = h.api.to_move(h.tables, h.state)
         self.c, self.mo = c, mo
         self.scratch = malloc(h.api.state_size + h.api.track_size)
@@ -453,7 +444,7 @@ cdef class Search:
             raise UsageError("search: give iterations or seconds (a positive budget)")
         omen_store_flag(&self.stop_flag, 0)
         with nogil:
-            res = ismcts(&self.game, self.root_state, scratch, scratch + self.game.api.state_size, self.trees,
+            res = ismcts(&self.game, self.game.state, scratch, scratch + self.game.api.state_size, self.trees,
                          self.mo, iterations, seconds, self.c, self.rng, self.stats, &self.n_stats,
                          &self.stop_flag, self.root_move)
         self.iterations += res.iterations
@@ -523,7 +514,6 @@ def best_shares(state, list move_ids, int worlds, int rollouts, seed=0):
     """For each of ``move_ids`` (legal root moves), the share of ``worlds`` determinisations in
     which it won the most of ``rollouts`` random games played after it (ties share)."""
     cdef const GameHandle* h
-    cdef Game g
     cdef uint64_t rng[4]
     cdef int32_t moves[SEARCH_MAX_MOVES]
     cdef double share[SEARCH_MAX_MOVES]
@@ -541,12 +531,11 @@ def best_shares(state, list move_ids, int worlds, int rollouts, seed=0):
     for i in range(n):
         moves[i] = move_ids[i]
     h = handle_of(state)
-    g.api, g.tables, g.config = h.api, h.tables, h.config
     scratch = <char*>malloc(2 * h.api.state_size)
     if scratch == NULL:
         raise MemoryError("best_shares: cannot allocate two states")
     with nogil:
-        best_per_world(&g, h.state, scratch, scratch + h.api.state_size, moves, n, worlds, rollouts, rng, share)
+        best_per_world(h, h.state, scratch, scratch + h.api.state_size, moves, n, worlds, rollouts, rng, share)
     free(scratch)
     return [share[i] for i in range(n)]
 
@@ -554,14 +543,12 @@ def best_shares(state, list move_ids, int worlds, int rollouts, seed=0):
 def perft(state, int depth) -> int:
     """Leaves of the move tree ``depth`` plies deep from ``state`` (searched on a copy)."""
     cdef const GameHandle* h
-    cdef Game g
     cdef Trail tr
     cdef int64_t n
     cdef void* s
     if depth < 0:
         raise UsageError(f"depth: must be at least 0, got {depth}")
     h = handle_of(state)
-    g.api, g.tables, g.config = h.api, h.tables, h.config
     tr.n = 0
     tr.enabled = 1
     tr.cap = h.api.trail_per_move * (depth + 1)
@@ -574,7 +561,7 @@ def perft(state, int depth) -> int:
             raise MemoryError(f"perft: cannot allocate the undo trail for depth {depth}")
         memcpy(s, h.state, h.api.state_size)
         with nogil:
-            n = count_leaves(&g, s, &tr, depth)
+            n = count_leaves(h, s, &tr, depth)
         if tr.enabled == 2:
             raise RuntimeError("perft: the undo trail overflowed (a game's trail_per_move is too small)")
         return n

@@ -29,7 +29,7 @@ segment                    length  meaning
 ``my_completed``           S       my completed structures
 ``their_building``         S       theirs
 ``their_completed``        S       theirs
-``phase``                  13      the phase of the turn (one-hot, ``_core.PHASE_NAMES``)
+``phase``                  13      the phase of the turn (one-hot, ``rules.PHASES``)
 ``decision``               20      the kind of the pending decision (one-hot, ``_core.DECISION_NAMES``)
 ``decision_city``          3       the city the pending decision is about (one-hot; none: zeros)
 ``war_city``               3       the city whose war is being resolved (one-hot)
@@ -51,8 +51,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from omen_search._core import DECISION_NAMES, PHASE_NAMES
+from omen_search._core import DECISION_NAMES
 from omen_search.games.heir.cards import CardSet
+from omen_search.games.heir.rules import PHASES
 
 SCALARS = ("my_coins", "their_coins", "my_hand_size", "their_hand_size", "deck_size", "their_unused_tiles",
            "my_under", "their_under", "favoured", "active", "to_decide", "war_won", "war_lost", "first_turn",
@@ -77,7 +78,7 @@ class ObservationEncoder:
         self._units = {u.name: i for i, u in enumerate(cards.units)}
         self._rewards = {r.name: i for i, r in enumerate(cards.rewards)}
         self._structures = {s.name: i for i, s in enumerate(cards.structures)}
-        self._phases = {name: i for i, name in enumerate(PHASE_NAMES)}
+        self._phases = {name: i for i, name in enumerate(PHASES)}
         self._decisions = {name: i for i, name in enumerate(DECISION_NAMES)}
         T, R, S = len(cards.units), len(cards.rewards), len(cards.structures)
         segments: list[tuple[str, int]] = [(name, T) for name in (
@@ -87,7 +88,7 @@ class ObservationEncoder:
             segments += [(f"city{c}_tiles", 1), (f"city{c}_mine", T), (f"city{c}_theirs", T)]
         segments += [("my_unused_tiles", R), ("my_used_tiles", R), ("their_used_tiles", R),
                      ("my_building", S), ("my_completed", S), ("their_building", S), ("their_completed", S),
-                     ("phase", len(PHASE_NAMES)), ("decision", len(DECISION_NAMES)), ("decision_city", 3),
+                     ("phase", len(PHASES)), ("decision", len(DECISION_NAMES)), ("decision_city", 3),
                      ("war_city", 3), ("scalars", len(SCALARS))]
         self.layout: dict[str, tuple[int, int]] = {}
         start = 0

@@ -8,6 +8,8 @@ read a state back as card names, the way a reader of the rules would describe it
 
 from __future__ import annotations
 
+import json
+import math
 from collections import Counter
 from typing import Any
 
@@ -169,3 +171,48 @@ def coins(state: GameState) -> list[int]:
 def decision(state: GameState) -> tuple[str, int] | None:
     """``(kind, player)`` of the pending decision, or ``None``."""
     return None if state.pending is None else (state.pending.kind, state.pending.player)
+
+
+def json_paths(doc: Any, prefix: tuple = ()) -> list[tuple]:
+    """Every path into a JSON document (its keys and indexes, the root left out): what the format
+    tests and the fuzzers edit."""
+    out = [prefix] if prefix else []
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out += json_paths(v, prefix + (k,))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            out += json_paths(v, prefix + (i,))
+    return out
+
+
+def toml_value(value: Any) -> str:
+    """A value as TOML (inline tables and arrays are enough for a card file; None leaves a key out)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf") if math.isinf(value) else repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in value.items() if v is not None) + " }"
+    return json.dumps(str(value))
+
+
+def card_file_text(doc: dict[str, Any]) -> str:
+    """A card file (as ``tomllib`` reads it: top-level keys, then each array of tables) as TOML text."""
+    def tables(v: Any) -> bool:
+        return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
+
+    lines = [f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in doc.items() if not tables(v) and v is not None]
+    for key, value in doc.items():
+        if tables(value):
+            for item in value:
+                lines += ["", f"[[{key}]]"] + [f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in item.items()
+                                                if v is not None]
+    return "\n".join(lines) + "\n"
+

@@ -9,7 +9,6 @@ many it tries (CI runs a few dozen; ``OMEN_LIMIT_EXAMPLES=2000`` for a long run)
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tomllib
@@ -25,7 +24,7 @@ from omen_search.games.heir import cards as limits
 from omen_search.games.heir.cards import CardSet, load_cards
 from omen_search.games.heir.rules import Config
 from omen_search.selfcheck import compare_game
-from positions_helper import seed_card_text
+from positions_helper import card_file_text, seed_card_text
 
 EXAMPLES = int(os.environ.get("OMEN_LIMIT_EXAMPLES", "25"))
 SHORT = Config(max_turns=24)  # the differential games: long enough to use most cards, quick to play
@@ -36,25 +35,8 @@ def seed_doc() -> dict[str, Any]:
     return tomllib.loads(seed_card_text())
 
 
-def toml(value: Any) -> str:
-    """A value in TOML (inline tables and arrays: enough for a card file)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(toml(v) for v in value) + "]"
-    return "{ " + ", ".join(f"{k} = {toml(v)}" for k, v in value.items()) + " }"
-
-
 def write(doc: dict[str, Any], path: Path) -> Path:
-    lines = [f"name = {toml(doc['name'])}", f"ruleset = {toml(doc['ruleset'])}"]
-    for table in ("unit", "reward", "structure"):
-        for item in doc[table]:
-            lines += ["", f"[[{table}]]"] + [f"{k} = {toml(v)}" for k, v in item.items()]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.write_text(card_file_text(doc), encoding="utf-8")
     return path
 
 

@@ -22,6 +22,7 @@ from omen_search.games.heir.positions import document_game, load_observation, lo
 from omen_search.games.heir.reference import GameState
 from omen_search.games.heir.rules import DECISIONS, PHASES, Config
 from omen_search.records import replay
+from positions_helper import json_paths
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 EXAMPLES = DOCS / "examples"
@@ -420,17 +421,6 @@ def test_a_list_instead_of_a_name_is_a_format_error(which, path):
 # ------------------------------------------------------------------------------ fuzzing
 
 
-def _paths(x: Any, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix] if prefix else []
-    if isinstance(x, dict):
-        for k, v in x.items():
-            out += _paths(v, prefix + (k,))
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            out += _paths(v, prefix + (i,))
-    return out
-
-
 _CARDS = default_cards()
 _NAMES = sorted({u.name for u in _CARDS.units} | {r.name for r in _CARDS.rewards} | {s.name for s in _CARDS.structures}
                 | set(PHASES) | set(DECISIONS) | {"anubis", "horus", "unit", "reward", "structure", "then", "labor"})
@@ -441,7 +431,7 @@ SCALARS = st.one_of(
 CONTAINERS = st.one_of(st.lists(st.one_of(st.integers(0, 3), st.sampled_from(_NAMES)), max_size=3),
                        st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
 DOCS_TO_FUZZ = {name: read(name) for name in ("position.json", "observation.json")}
-PATHS = {name: _paths(doc) for name, doc in DOCS_TO_FUZZ.items()}
+PATHS = {name: json_paths(doc) for name, doc in DOCS_TO_FUZZ.items()}
 FUZZ = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

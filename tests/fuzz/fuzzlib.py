@@ -44,6 +44,7 @@ import pytest
 
 from omen_search.games.heir.cards import CardSet, default_cards
 from omen_search.games.heir.observe import observe
+from positions_helper import json_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
@@ -283,18 +284,6 @@ def any_value(rng: random.Random, near: Any = None) -> Any:
 Path_ = tuple  # a path into a JSON document: keys and indexes
 
 
-def paths(doc: Any, prefix: Path_ = ()) -> list[Path_]:
-    """Every path into ``doc`` (not the root)."""
-    out = [prefix] if prefix else []
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            out += paths(v, prefix + (k,))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            out += paths(v, prefix + (i,))
-    return out
-
-
 def _parent(doc: Any, path: Path_) -> tuple[Any, Any]:
     parent = doc
     for key in path[:-1]:
@@ -342,7 +331,7 @@ def mutate_json(rng: random.Random, doc: Any, edits: int | None = None, donors: 
                 card = src.pop(i) if op == "move_card" else src[i]
                 dst.insert(rng.randrange(len(dst) + 1), card)
             continue
-        all_paths = paths(doc)
+        all_paths = json_paths(doc)
         if not all_paths:
             return any_value(rng)
         path = rng.choice(all_paths)
@@ -429,10 +418,15 @@ def same(ref: Any, core: Any) -> list:
     return moves
 
 
-def lockstep(ref: Any, core: Any, rng: random.Random, plies: int) -> int:
-    """Play up to ``plies`` random moves (or to the end) on the reference state and the core state side
-    by side, checking :func:`same` before each and at the end. Raises AssertionError at the first
-    difference; returns the ply reached."""
+def lockstep(ref: Any, rng: random.Random, plies: int) -> int:
+    """From a reference state as loaded (perhaps in an automatic phase, ``settle=False``), each engine
+    runs its own rules to the next decision; then play up to ``plies`` random moves (or to the end) on
+    both side by side, checking :func:`same` before each and at the end. Raises AssertionError at the
+    first difference; returns the ply reached."""
+    from omen_search._core import CoreState
+
+    core = CoreState.from_state(ref)
+    ref.run_to_decision()
     for _ in range(plies):
         moves = same(ref, core)
         if not moves:

@@ -18,8 +18,6 @@ Default 12 cases; ``OMEN_FUZZ=long`` 1500 (see ``tests/fuzz/fuzzlib.py``).
 from __future__ import annotations
 
 import copy
-import json
-import math
 import random
 import re
 import tomllib
@@ -31,7 +29,7 @@ from omen_search.games.heir.rules import LEVELS, Config
 from omen_search.selfcheck import compare_game
 
 from fuzzlib import Case, fuzz, mutate_bytes, mutate_text, run_cli, check_cli_contract
-from positions_helper import seed_card_text
+from positions_helper import card_file_text, seed_card_text
 
 SEED_TEXT = seed_card_text()
 SEED_DOC = tomllib.loads(SEED_TEXT)
@@ -39,34 +37,6 @@ ABILITIES = ("labor", "reinforce", "invocation")
 COUNTS = (0, 1, 1, 2, 2, 3, 5, MAX_COUNT, MAX_COUNT + 1)
 STATS = (0, 1, 2, 3, 5, 8, MAX_STAT, MAX_STAT + 1, -1)
 BUILDS = (0, 1, 2, 3, 5, 9, MAX_BUILD_VP, MAX_BUILD_VP + 1)
-
-
-def toml(value: Any) -> str:
-    """A value as TOML (inline tables and arrays are enough for a card file)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf") if math.isinf(value) else repr(value)
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{json.dumps(str(k))} = {toml(v)}" for k, v in value.items() if v is not None) + " }"
-    return json.dumps(str(value))
-
-
-def to_toml(doc: dict[str, Any]) -> str:
-    lines = [f"{json.dumps(str(k))} = {toml(v)}" for k, v in doc.items()
-             if not (isinstance(v, list) and v and all(isinstance(x, dict) for x in v)) and v is not None]
-    for key, value in doc.items():
-        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-            for item in value:
-                lines += ["", f"[[{key}]]"] + [f"{json.dumps(str(k))} = {toml(v)}" for k, v in item.items()
-                                                if v is not None]
-    return "\n".join(lines) + "\n"
 
 
 def effect(rng: random.Random, depth: int = 2) -> dict[str, Any]:
@@ -189,7 +159,7 @@ def mutated_card_text(rng: random.Random) -> bytes:
         doc = SEED_DOC
         for _ in range(rng.randint(1, 4)):
             doc = edit_data(rng, doc)
-        text = to_toml(doc)
+        text = card_file_text(doc)
         if rng.random() < 0.1:
             text = mutate_text(rng, text, 1)
         return text.encode("utf-8")

@@ -91,12 +91,8 @@ def check_advice(case: Case, doc: dict[str, Any]) -> str:
 
 
 def check_engines(case: Case, doc: dict[str, Any]) -> None:
-    from omen_search._core import CoreState
-
     ref, _ = state_from_observation(doc)
-    core = CoreState.from_state(ref)
-    ref.run_to_decision()
-    lockstep(ref, core, case.rng, plies=30)
+    lockstep(ref, case.rng, plies=30)
 
 
 def observation_case(case: Case) -> str:

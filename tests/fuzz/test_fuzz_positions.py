@@ -72,12 +72,7 @@ def check_loaded(case: Case, state: Any, doc: Any) -> None:
     for p in (0, 1):
         seen = observe(state, p)
         assert load_observation(seen) == seen, f"the observation of seat {p} does not load unchanged"
-    ref = load_position(doc, settle=False)
-    from omen_search._core import CoreState
-
-    core = CoreState.from_state(ref)
-    ref.run_to_decision()
-    lockstep(ref, core, case.rng, plies=40)
+    lockstep(load_position(doc, settle=False), case.rng, plies=40)
 
 
 def position_case(case: Case) -> str:

@@ -8,12 +8,12 @@ ISMCTS (:mod:`omen_search.search`); on top of its root statistics the advisor ad
 * a 95% Wilson interval on each move's win probability (over the move's iterations);
 * ``best_share``: in how many of a fresh set of determinisations the move was the best one, by
   random games played after each candidate in each of them — robustness to the hidden cards;
-* ``pv``: the most visited line after the move, both players' moves shown as public actions;
-* the war outlook after the best move: for each city with reward tiles, the probability that the
-  player wins the next war there and the reward tiles they can expect to take from it.
+* ``pv``: the most visited line after the move, every seat's moves shown as the table sees them;
+* the game's outlook after the best move (Heir: for each city with reward tiles, the probability
+  that the player wins the next war there and the reward tiles they can expect to take from it).
 
->>> from omen_search.engines import new_game
->>> advice = Advisor(Limit(iterations=300), seed=1).advise(new_game("core", seed=3))
+>>> from omen_search.game import get_game
+>>> advice = Advisor(Limit(iterations=300), seed=1).advise(get_game("heir").new_initial_state(seed=3))
 >>> advice.moves[0].visits >= advice.moves[-1].visits
 True
 """
@@ -27,22 +27,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from omen_search.errors import FormatError, OmenError, UsageError
-from omen_search.games.heir.cards import CardSet
-from omen_search.games.heir.notation import Move
-from omen_search.games.heir.observe import observe
-from omen_search.games.heir.positions import state_from_observation
-from omen_search.games.heir.reference import CITIES, GameState
+from omen_search.errors import FormatError, UsageError
+from omen_search.game import DEFAULT_GAME, Game, game_of, get_game
 from omen_search.jsonio import parse_json
 from omen_search.limits import WORKERS, check_int
-from omen_search.records import RECORD_FORMAT, replay
+from omen_search.records import RECORD_FORMAT, record_game, replay
 from omen_search.rng import MASK64, Rng
 from omen_search.search import Limit, MoveStats, new_searches, root_result
 from omen_search.stats import wilson
 
 Algorithm = Literal["ismcts", "ismcts-mo"]
 ALGORITHMS: tuple[Algorithm, ...] = ("ismcts", "ismcts-mo")
-HIDDEN_EMISSARY = "emissary (face down)"
 PV_DEPTH = 8
 ROBUSTNESS_WORLDS = 24  # determinisations behind best_share
 ROBUSTNESS_MOVES = 6  # the most visited moves that best_share is measured for (the rest get 0)
@@ -64,13 +59,13 @@ class MoveAdvice:
     """One candidate move, every value from the asking player's point of view.
 
     ``win_prob`` is the share of the move's search iterations that the player won, with its 95%
-    Wilson interval ``win_prob_low`` … ``win_prob_high``; ``vp_margin`` the mean of (the player's VP
-    − the opponent's) at the end of those games and ``vp_stdev`` its standard deviation;
+    Wilson interval ``win_prob_low`` … ``win_prob_high``; ``vp_margin`` the mean of (the player's
+    points − the best other seat's) at the end of those games and ``vp_stdev`` its standard deviation;
     ``best_share`` the share of fresh determinisations in which the move was the best (robustness
     to the hidden cards); ``pv`` the move and the most visited line after it. A forced move is not
     searched: its values are NaN and its ``best_share`` is 1."""
 
-    move: Move
+    move: Any
     visits: int
     win_prob: float
     win_prob_low: float
@@ -82,28 +77,22 @@ class MoveAdvice:
 
 
 @dataclass(frozen=True)
-class CityOutlook:
-    """The wars ahead in one city, if the best move is played."""
-
-    city: int
-    tiles: int  # reward tiles still in the city
-    win_next: float  # probability that the player wins the city's next war (and takes its next tile)
-    expected_tiles: float  # reward tiles the player can expect to take from the city by the end
-
-
-@dataclass(frozen=True)
 class Advice:
     """The advisor's answer: moves ranked best first (most visited), and how much work stands
     behind it: search ``iterations`` and ``determinizations`` (one per iteration, plus those behind
-    ``best_share``), ``elapsed`` seconds, and ``tree_full`` when a search tree reached its node cap."""
+    ``best_share``), ``elapsed`` seconds, and ``tree_full`` when a search tree reached its node cap.
+    ``outlook`` is what the game's statistics say of the game ahead after the best move (the game's
+    :meth:`~omen_search.game.Game.outlook`), written under ``outlook_key`` (Heir: ``war_outlook``)."""
 
     pov: int
     iterations: int
     determinizations: int
     elapsed: float
     moves: tuple[MoveAdvice, ...]
-    war_outlook: tuple[CityOutlook, ...]
+    outlook: tuple[Any, ...] = ()
     tree_full: bool = False
+    outlook_key: str | None = None
+    outlook_text: str = ""
 
     @property
     def best(self) -> MoveAdvice:
@@ -113,15 +102,17 @@ class Advice:
         """The JSON form (``omen-search advise --json``, the engine's replies), the ``top`` best moves
         only if given. NaN (not measured) is written as null."""
         moves = self.moves[:top] if top else self.moves
-        return {
+        out: dict[str, Any] = {
             "pov": self.pov, "iterations": self.iterations, "determinizations": self.determinizations,
             "moves": [{"move": str(m.move), "visits": m.visits, "win_prob": _num(m.win_prob),
                        "win_prob_low": _num(m.win_prob_low), "win_prob_high": _num(m.win_prob_high),
                        "vp_margin": _num(m.vp_margin), "best_share": _num(m.best_share),
                        "pv": [{"seat": step.seat, "move": step.move} for step in m.pv]} for m in moves],
-            "war_outlook": [{"city": c.city, "tiles": c.tiles, "win_next": _num(c.win_next),
-                             "expected_tiles": _num(c.expected_tiles)} for c in self.war_outlook],
         }
+        if self.outlook_key:
+            out[self.outlook_key] = [{k: _num(v) if isinstance(v, float) else v for k, v in item.to_dict().items()}
+                                     for item in self.outlook]
+        return out
 
 
 def _num(x: float) -> float | None:
@@ -131,7 +122,7 @@ def _num(x: float) -> float | None:
 
 def describe_advice(advice: Advice, top: int | None = None, indent: str = "") -> str:
     """The advisor's ranking as a table: rank, move, win %, its 95% interval, VP margin and
-    robustness (share of determinisations in which the move was best), then the war outlook.
+    robustness (share of determinisations in which the move was best), then the game's outlook.
 
     A forced move is not searched, so it has no numbers; a value not measured yet (robustness in
     a partial report) shows as ``-``."""
@@ -146,10 +137,8 @@ def describe_advice(advice: Advice, top: int | None = None, indent: str = "") ->
         lines.append(f"{indent}{rank:>2}  {str(m.move):{width}}  {100 * m.win_prob:6.1f}  "
                      f"{100 * m.win_prob_low:5.1f} - {100 * m.win_prob_high:5.1f}  {m.vp_margin:+9.1f}  "
                      f"{robust:>6}")
-    if advice.war_outlook:
-        wars = ", ".join(f"city{c.city} {100 * c.win_next:.0f}% ({c.expected_tiles:.1f} of {c.tiles} tiles)"
-                         for c in advice.war_outlook)
-        lines.append(f"{indent}next war won (expected tiles taken) after the best move: {wars}")
+    if advice.outlook_text:
+        lines.append(f"{indent}{advice.outlook_text}")
     return "\n".join(lines)
 
 
@@ -161,13 +150,14 @@ class Advisor:
     and adds up their root statistics (root parallelism); ``c`` is the UCB exploration constant.
     With an iteration budget a seed makes the advice reproducible, whatever the number of workers
     (each worker runs its own share of the iterations from its own seed); a time budget is not.
-    ``cards`` is the card set of observations and records (None: the built-in set).
+    ``cards`` is the card set of observations and records (None: the built-in set). ``game`` is
+    the game of the sources given (None: the game each names, or a state's configuration sets up).
 
     Raises :class:`UsageError` for a bad option.
     """
 
     def __init__(self, limit: Limit = Limit(iterations=10_000), algorithm: Algorithm = "ismcts", seed: int = 0,
-                 workers: int = 1, c: float = 0.7, cards: CardSet | None = None):
+                 workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None):
         if not isinstance(limit, Limit):
             raise UsageError(f"limit: must be a Limit, got {limit!r}")
         if algorithm not in ALGORITHMS:
@@ -178,7 +168,7 @@ class Advisor:
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not (math.isfinite(c) and c >= 0):
             raise UsageError(f"c: must be a non-negative number, got {c!r}")
         self.limit, self.algorithm, self.seed, self.workers, self.c = limit, algorithm, seed, workers, float(c)
-        self.cards = cards
+        self.cards, self.game = cards, game
         self._searches: list[Any] = []
         self._stopped = False
 
@@ -198,7 +188,7 @@ class Advisor:
         that does not decide is ``observation.player``), :class:`RecordError` for a record that
         does not replay to ``ply``, :class:`UsageError` for a finished game.
         """
-        core, pov = self._position(source, ply)
+        game, core, pov = self._position(source, ply)
         rng = Rng(self.seed ^ 0xAD0)  # best_share's worlds and the naming of principal lines
         started = time.perf_counter()
         searches = []
@@ -207,9 +197,9 @@ class Advisor:
         self._searches = searches
         try:
             if searches:
-                self._search(searches, started, core, pov, rng, on_progress if report_every else None,
+                self._search(searches, started, game, core, pov, rng, on_progress if report_every else None,
                              report_every or 0.0)
-            return self._advice(core, pov, searches, started, rng, final=True)
+            return self._advice(game, core, pov, searches, started, rng, final=True)
         finally:
             self._searches = []
             self._stopped = False
@@ -224,7 +214,7 @@ class Advisor:
 
     # -- inside
 
-    def _search(self, searches: list[Any], started: float, core: Any, pov: int, rng: Rng,
+    def _search(self, searches: list[Any], started: float, game: Game, core: Any, pov: int, rng: Rng,
                 on_progress: Callable[[Advice], bool | None] | None, report_every: float) -> None:
         """Run the searches to the budget in slices of at most SLICE seconds (so that a stop is never
         lost for long, and progress can be reported). Each worker has its own share of an iteration
@@ -254,7 +244,7 @@ class Advisor:
                     list(pool.map(lambda job: job[0].run(job[1], budget), jobs))
                 if on_progress is not None and time.perf_counter() >= next_report:
                     next_report += report_every * max(1, math.ceil((time.perf_counter() - next_report) / report_every))
-                    if on_progress(self._advice(core, pov, searches, started, rng, final=False)):
+                    if on_progress(self._advice(game, core, pov, searches, started, rng, final=False)):
                         break
         finally:
             if pool is not None:
@@ -262,28 +252,28 @@ class Advisor:
         if not any(s.iterations for s in searches):  # stopped at once: one iteration, so every value is defined
             searches[0].run(1, 0.0)
 
-    def _position(self, source: Any, ply: int | None) -> tuple[Any, int]:
-        """The core state to search (consistent with the player's observation) and the player."""
-        from omen_search._core import CoreState
-
+    def _position(self, source: Any, ply: int | None) -> tuple[Game, Any, int]:
+        """The game, the core state to search (consistent with the player's observation) and the player."""
         if isinstance(source, (str, bytes)):
             source = parse_json(source, "observation")
             if not isinstance(source, dict):
                 raise FormatError(f"observation: must be a JSON object, got {type(source).__name__}")
         if isinstance(source, dict) and source.get("format") != RECORD_FORMAT and ply is None:
-            observed, pov = state_from_observation(source, self.cards)
-            _reach_decision(observed, "observation")
+            family = self.game or _named_game(source)
+            observed, pov = family.from_observation(source, self.cards)
             if observed.is_terminal():
                 raise UsageError("advise: the game in the observation is over")
+            game = self.game or game_of(observed.config)
             mover = observed.current_player
             if mover != pov:
-                assert observed.pending is not None
                 raise FormatError(
-                    f"observation.player: this is seat {pov}'s observation, but the decision ({observed.pending.kind}) "
-                    f"is seat {mover}'s; advice is for the seat that decides: give seat {mover}'s observation")
-            return CoreState.from_state(observed), pov
+                    f"observation.player: this is seat {pov}'s observation, but the decision "
+                    f"({game.decision_name(observed)}) is seat {mover}'s; advice is for the seat that decides: "
+                    f"give seat {mover}'s observation")
+            return game, game.to_core(observed), pov
         if isinstance(source, dict):
-            state = replay(source, self.cards, upto=ply)
+            state = replay(source, self.cards, upto=ply, game=self.game)
+            family = self.game or record_game(source)
         elif ply is not None:
             raise UsageError("ply: only a game record takes a ply")
         elif not hasattr(source, "legal_move_ids") and not hasattr(source, "legal_moves"):
@@ -291,14 +281,15 @@ class Advisor:
                              f"{type(source).__name__}")
         else:
             state = source
+            family = self.game or game_of(state.config)
         if state.is_terminal():
             raise UsageError(f"advise: the game is over at ply {state.ply}")
         pov = state.current_player
         # only what the player to move sees goes into the search
-        seen, _ = state_from_observation(observe(state, pov), state.cards)
-        return CoreState.from_state(seen), pov
+        seen, _ = family.from_observation(family.observe(state, pov), getattr(state, "cards", None))
+        return self.game or game_of(seen.config), family.to_core(seen), pov
 
-    def _advice(self, core: Any, pov: int, searches: list[Any], started: float, rng: Rng,
+    def _advice(self, game: Game, core: Any, pov: int, searches: list[Any], started: float, rng: Rng,
                 final: bool) -> Advice:
         """The advice from the searches' statistics; ``final`` adds best_share and the lines."""
         from omen_search._search import best_shares
@@ -306,7 +297,7 @@ class Advisor:
         result = root_result(core, [s.result(PV_DEPTH if final else 0) for s in searches])
         stats = list(result.moves)
         ids = {m: i for m, i in zip(core.legal_moves(), core.legal_move_ids())}
-        shares: dict[Move, float] = {}
+        shares: dict[Any, float] = {}
         worlds = 0
         searched = [s for s in stats if s.visits > 0][:ROBUSTNESS_MOVES]
         if final and len(searched) > 1:
@@ -322,40 +313,26 @@ class Advisor:
             low, high = wilson(s.wins, s.visits) if s.visits else (math.nan, math.nan)
             share = shares.get(s.move, 0.0) if final else math.nan
             moves.append(MoveAdvice(s.move, s.visits, s.win_prob, low, high, s.vp_margin, s.vp_stdev,
-                                    share, _line(core, pov, s, rng) if final else ()))
+                                    share, _line(game, core, pov, s, rng) if final else ()))
+        outlook = game.outlook(core, stats[0].stats, stats[0].visits)
         return Advice(pov=pov, iterations=result.iterations, determinizations=result.iterations + worlds,
-                      elapsed=time.perf_counter() - started, moves=tuple(moves),
-                      war_outlook=_outlook(core, stats[0]), tree_full=result.tree_full)
+                      elapsed=time.perf_counter() - started, moves=tuple(moves), outlook=outlook,
+                      tree_full=result.tree_full, outlook_key=game.outlook_key,
+                      outlook_text=game.describe_outlook(outlook))
 
 
-def _fingerprint(state: Any) -> tuple:
-    """What the rules may not touch while running on from a hand-written observation: the hands, and
-    how much the deck, the structures, the cities' tile stacks and the unused tiles hold."""
-    return (len(state.deck), [list(h) for h in state.hands], [sum(u) for u in state.under],
-            [len(t) for t in state.city_tiles], [len(u) for u in state.unused], list(state.emissaries))
-
-
-def _reach_decision(state: GameState, root: str) -> None:
-    """A hand-written observation may leave out the pending decision (as a position may): run the
-    rules on to it, provided that only public things happen on the way (nothing is drawn,
-    revealed or dealt from a hidden place, which the observation could not say)."""
-    if state.pending is not None or state.is_terminal():
-        return
-    before, phase = _fingerprint(state), state.phase
+def _named_game(document: dict[str, Any]) -> Game:
+    """The game family a document names in ``game`` (:data:`DEFAULT_GAME` if none); raises
+    :class:`FormatError` naming ``observation.game``."""
     try:
-        state.run_to_decision()
-    except OmenError:
-        raise
-    except Exception as exc:  # an inconsistent stack that loading did not catch
-        raise FormatError(f"{root}: inconsistent game state ({type(exc).__name__}: {exc})") from None
-    if _fingerprint(state) != before:
-        raise FormatError(f"{root}.pending: missing, and the game cannot go on from phase {phase!r} to the "
-                          "next decision without hidden cards: give the pending decision")
+        return get_game(document.get("game", DEFAULT_GAME), field="observation.game")
+    except UsageError as exc:
+        raise FormatError(str(exc)) from None
 
 
-def _line(core: Any, pov: int, stats: MoveStats, rng: Rng, tries: int = 16) -> tuple[PvStep, ...]:
-    """The move and its principal line as public actions. The line is replayed on a determinisation
-    to name its moves; of a few, the one in which most of the line is legal is used."""
+def _line(game: Game, core: Any, pov: int, stats: MoveStats, rng: Rng, tries: int = 16) -> tuple[PvStep, ...]:
+    """The move and its principal line as the table sees it. The line is replayed on a
+    determinisation to name its moves; of a few, the one in which most of the line is legal is used."""
     best: tuple[PvStep, ...] = (PvStep(pov, str(stats.move)),)
     for _ in range(tries if stats.pv else 0):
         world = core.determinized(pov, rng.next64())
@@ -363,24 +340,16 @@ def _line(core: Any, pov: int, stats: MoveStats, rng: Rng, tries: int = 16) -> t
         steps = [PvStep(pov, str(stats.move))]
         for move_id, seat, _visits in stats.pv:
             if move_id < 0:  # a move the player's MO tree cannot see
-                steps.append(PvStep(seat, HIDDEN_EMISSARY))
+                steps.append(PvStep(seat, game.hidden_move))
                 break
             ids = world.legal_move_ids()
             if world.is_terminal() or move_id not in ids:
                 break
             move = world.legal_moves()[ids.index(move_id)]
-            steps.append(PvStep(seat, HIDDEN_EMISSARY if seat != pov and move.verb == "emissary" else str(move)))
+            steps.append(PvStep(seat, game.public_move(world, move, pov)))
             world.apply_id(move_id)
         if len(steps) > len(best):
             best = tuple(steps)
         if len(steps) == len(stats.pv) + 1:
             break
     return best
-
-
-def _outlook(core: Any, best: MoveStats) -> tuple[CityOutlook, ...]:
-    """Per city with reward tiles: the next war and the tiles taken, over the best move's iterations."""
-    if not best.visits or not best.stats:
-        return ()
-    return tuple(CityOutlook(city, len(tiles), best.stats[city] / best.visits, best.stats[CITIES + city] / best.visits)
-                 for city, tiles in enumerate(core.city_tiles) if tiles)

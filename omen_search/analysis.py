@@ -27,12 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from omen_search.errors import UsageError
-from omen_search.games.heir.cards import CardSet
-from omen_search.games.heir.notation import Move
-from omen_search.games.heir.observe import observe
-from omen_search.games.heir.positions import state_from_observation
+from omen_search.game import Game, game_of
 from omen_search.limits import WORKERS, check_int
-from omen_search.records import replay
+from omen_search.records import record_game, replay
 from omen_search.rng import MASK64
 from omen_search.search import Limit, SearchResult, ismcts
 from omen_search.stats import wilson
@@ -62,8 +59,8 @@ class Decision:
     """One decision of the reviewed player."""
 
     ply: int
-    played: Move
-    best: Move
+    played: Any
+    best: Any
     before: Estimate  # the position, valued by its best move
     after: Estimate  # the move played
     label: str | None
@@ -101,7 +98,8 @@ class GameReview:
     decisions: tuple[Decision, ...]
     iterations: int  # per search
     elapsed: float
-    cards: CardSet | None = None  # the card set of the game (None: the built-in set)
+    cards: Any = None  # the card set of the game (None: the built-in set)
+    game: Game | None = None  # the game reviewed (None: the record's)
 
     @property
     def accuracy(self) -> float:
@@ -154,20 +152,20 @@ class _Spot:
 
     ply: int
     core: Any  # the position as the player sees it
-    played: Move
+    played: Any
     observation: dict[str, Any]
     reveals: bool  # whether the move may show the player something new
     search: SearchResult | None = None
     alone: SearchResult | None = None
 
 
-def _reveals(core: Any, move: Move, player: int, tries: int = 4) -> bool:
+def _reveals(game: Game, core: Any, move: Any, player: int, tries: int = 4) -> bool:
     """Whether what the player sees after ``move`` depends on the hidden cards or the dice."""
     seen = None
     for seed in range(tries):
         world = core.determinized(player, seed)
         world.apply(move)
-        now = observe(world, player)
+        now = game.observe(world, player)
         if seen is not None and now != seen:
             return True
         seen = now
@@ -175,33 +173,37 @@ def _reveals(core: Any, move: Move, player: int, tries: int = 4) -> bool:
 
 
 def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS),
-                 cards: CardSet | None = None, workers: int = 1, seed: int = 0,
-                 thresholds: Sequence[float] = THRESHOLDS, progress: bool = False) -> GameReview:
-    """Review ``player``'s decisions in a finished or unfinished game record.
+                 cards: Any = None, workers: int = 1, seed: int = 0,
+                 thresholds: Sequence[float] = THRESHOLDS, progress: bool = False,
+                 game: Game | None = None) -> GameReview:
+    """Review the decisions of seat ``player`` in a finished or unfinished game record (of
+    ``game``; by default the game the record names).
 
     ``workers`` searches run side by side in threads. Raises :class:`FormatError` or
     :class:`RecordError` for a bad record and :class:`UsageError` for a bad option."""
-    from omen_search._core import CoreState
     from tqdm import tqdm
 
-    if player not in (0, 1) or isinstance(player, bool):
-        raise UsageError(f"player: must be 0 or 1, got {player!r}")
+    family = game or record_game(record)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < family.players:
+        raise UsageError(f"player: must be a seat from 0 to {family.players - 1}, got {player!r}")
     check_int(workers, "workers", WORKERS)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
         raise UsageError(f"seed: must be an integer from 0 to 2**64-1, got {seed!r}")
     if len(thresholds) != 3 or not all(0 < a <= b for a, b in zip(thresholds, list(thresholds[1:]) + [100])):
         raise UsageError(f"thresholds: three increasing points of win % above 0, got {list(thresholds)!r}")
     started = time.perf_counter()
-    final = replay(record, cards)  # checks the whole record first
-    if final.config.solo and player == 1:
-        raise UsageError("player: seat 1 is the Corrupted Heir, which makes no decisions; review seat 0")
-    state = replay(record, cards, upto=0)
+    final = replay(record, cards, game=game)  # checks the whole record first
+    played = game or game_of(final.config)
+    if player not in played.deciding_seats:
+        raise UsageError(f"player: seat {player} is {played.automaton}, which makes no decisions; review seat "
+                         f"{' or '.join(map(str, played.deciding_seats))}")
+    state = replay(record, cards, upto=0, game=game)
     spots: list[_Spot] = []
     for ply, move in enumerate(final.moves):
         if state.current_player == player and len(state.legal_moves()) > 1:
-            seen = observe(state, player)
-            core = CoreState.from_state(state_from_observation(seen, state.cards)[0])
-            spots.append(_Spot(ply, core, move, seen, _reveals(core, move, player)))
+            seen = played.observe(state, player)
+            core = played.to_core(played.from_observation(seen, getattr(state, "cards", None))[0])
+            spots.append(_Spot(ply, core, move, seen, _reveals(played, core, move, player)))
         state.apply(move)
 
     def run(job: tuple[_Spot, bool]) -> None:
@@ -243,4 +245,4 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
             after = Estimate.of(top.wins, top.visits, top.vp_margin)
         decisions.append(Decision(spot.ply, spot.played, spot.search.best, before, after,
                                   label_of(before, after, thresholds), spot.observation))
-    return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started, cards)
+    return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started, cards, played)

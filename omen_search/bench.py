@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from omen_search.bots import RandomBot
-from omen_search.engines import new_game
+from omen_search.games.heir.engines import new_game
 from omen_search.games.heir.reference import GameState
 from omen_search.perft import perft
 from omen_search.search import Limit, ismcts

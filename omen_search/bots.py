@@ -1,8 +1,9 @@
 """Players that choose moves: one interface, made from spec strings.
 
-Every bot answers ``choose(state) -> Move`` for the state's current player; the state may be either
-engine's, or an observation (a dict, as :func:`omen_search.games.heir.observe.observe` writes it),
-since the searching bots only use what the player can see. Bots that use chance take a seed, so a game
+Every bot answers ``choose(state) -> move`` for the state's current player; the state may be either
+engine's, or an observation (a dict, as the game's ``observe`` writes it), since the searching
+bots only use what the player can see. A bot is made for a game (``make_bot(spec, seed, game)``);
+without one it plays the game a state's ``config`` sets up. Bots that use chance take a seed, so a game
 between seeded bots on a seeded deal replays exactly. Specs::
 
     random | human | greedy | pimc:iterations=N | ismcts:iterations=N,c=0.7 | ismcts-mo:...
@@ -12,7 +13,6 @@ between seeded bots on a seeded deal replays exactly. Specs::
 
 from __future__ import annotations
 
-import difflib
 import math
 import sys
 import time
@@ -20,14 +20,14 @@ from collections.abc import Callable
 from typing import IO, Any, Protocol
 
 from omen_search.errors import NotationError, UsageError, shown
-from omen_search.games.heir.notation import Move
+from omen_search.game import Game, all_games, game_of
 from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.rng import MASK64, Rng, splitmix64
+from omen_search._search import playout_returns
 from omen_search.search import Limit, as_core, ismcts
 from omen_search.state import State
 
 BOT_KINDS = ("random", "human", "greedy", "pimc", "ismcts", "ismcts-mo")
-CORRUPTED_HEIR = "corrupted-heir"  # the solo automaton's name among the players; it moves inside the rules
 _OPTIONS = {
     "random": {},
     "human": {},
@@ -49,7 +49,12 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, state: State) -> Move: ...
+    def choose(self, state: Any) -> Any: ...
+
+
+def game_for(game: Game | None, state: Any) -> Game:
+    """``game`` if given, else the registered game that ``state``'s configuration sets up."""
+    return game if game is not None else game_of(state.config)
 
 
 class RandomBot:
@@ -60,7 +65,7 @@ class RandomBot:
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State) -> Any:
         moves = state.legal_moves()
         return moves[self.rng.below(len(moves))]
 
@@ -70,15 +75,17 @@ class HumanPlayer:
 
     name = "human"
 
-    def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None):
+    def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None, game: Game | None = None):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        self.game = game
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: Any) -> Any:
+        game = game_for(self.game, state)
         moves = state.legal_moves()
         out = self.stdout
-        assert state.pending is not None, "choose: the game is over"
-        print(f"  seat {state.current_player} to decide ({state.pending.kind}):", file=out)
+        assert moves, "choose: the game is over"
+        print(f"  seat {state.current_player} to decide ({game.decision_name(state)}):", file=out)
         for i, m in enumerate(moves):
             print(f"    {i:3d}  {m}", file=out)
         while True:
@@ -90,61 +97,27 @@ class HumanPlayer:
             if line.isdigit() and int(line) < len(moves):
                 return moves[int(line)]
             try:
-                move = Move.parse(line)
+                move = game.parse_move(line)
             except NotationError as exc:
                 print(f"  {exc}", file=out)
                 continue
             if move in moves:
                 return move
-            print(f"  {_unknown_name(move, state) or f'{line!r} is not legal here'}", file=out)
-
-
-def _unknown_name(move: Move, state: State) -> str | None:
-    """What is wrong with a move that names no card, tile or structure of the game (with the name
-    meant, when it is near one: ``unknown card 'opal statuary'; did you mean 'Opal Statuary'?``)."""
-    cards = state.cards
-    names = [u.name for u in cards.units] + [r.name for r in cards.rewards] + [s.name for s in cards.structures]
-    for name in (move.card, move.target):
-        if name is not None and name not in names:
-            near = [n for n in names if n.casefold() == name.casefold()] or difflib.get_close_matches(name, names, 1)
-            return f"unknown card {name!r}" + (f"; did you mean {near[0]!r}?" if near else "")
-    return None
-
-
-def evaluate(state: State, player: int) -> float:
-    """The greedy bot's one-ply heuristic, from ``player``'s side: VP above all, a war it would win or
-    lose now, then strength in the cities that still have reward tiles, cards in hand and coins; a
-    finished game is decisive."""
-    other = 1 - player
-    if state.is_terminal():
-        return 1000.0 if state.winner() == player else -1000.0
-    scores = state.scores()
-    treasured = [sum(n for t, n in enumerate(state.hands[q]) if state.units[t].treasured) for q in (0, 1)]
-    # VP on the table count fully; TREASURED cards in hand only a little (they are better played)
-    value = 3.0 * ((scores[player] - treasured[player]) - (scores[other] - treasured[other]))
-    value += 0.5 * (treasured[player] - treasured[other])
-    value += 0.25 * (state.hand_size(player) - state.hand_size(other))
-    value += 0.4 * (state.coins[player] - state.coins[other])
-    torn = state.war_torn_cities()
-    for city in range(3):
-        if state.city_tiles[city]:
-            lead = state.strength(city, player) - state.strength(city, other)
-            value += 0.8 * lead
-            if city in torn:  # a tile (2 VP) changes hands in this turn's War step
-                value += 6.0 * ((lead > 0) - (lead < 0))
-    return value
+            print(f"  {game.unknown_name(state, line) or f'{line!r} is not legal here'}", file=out)
 
 
 class GreedyBot:
-    """Plays the move whose result looks best by :func:`evaluate` (ties broken at random)."""
+    """Plays the move whose result looks best by the game's one-ply ``evaluate`` (ties broken at random)."""
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, game: Game | None = None):
         self.rng = Rng(seed)
+        self.game = game
 
-    def choose(self, state: Any) -> Move:
-        core = as_core(state)
+    def choose(self, state: Any) -> Any:
+        core = as_core(state, self.game)
+        game = game_for(self.game, core)
         player = core.current_player
         moves = core.legal_moves()
         ids = core.legal_move_ids()
@@ -153,7 +126,7 @@ class GreedyBot:
         for i, move_id in enumerate(ids):
             child = core.clone()
             child.apply_id(move_id)
-            value = evaluate(child, player)
+            value = game.evaluate(child, player)
             if value > best_value + 1e-9:
                 best, best_value = [i], value
             elif abs(value - best_value) <= 1e-9:
@@ -164,21 +137,23 @@ class GreedyBot:
 class PIMCBot:
     """Flat Monte Carlo over determinisations (perfect-information Monte Carlo): each iteration
     deals the hidden cards again, tries the next root move in turn and plays randomly to the end;
-    the move with the best win rate is played."""
+    the move with the best mean return is played."""
 
-    def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None):
+    def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None,
+                 game: Game | None = None):
         self.limit = Limit(iterations=iterations, seconds=seconds)
         self.rng = Rng(seed)
+        self.game = game
         self.name = f"pimc:iterations={iterations}" if seconds is None else f"pimc:seconds={seconds}"
 
-    def choose(self, state: Any) -> Move:
-        core = as_core(state)
+    def choose(self, state: Any) -> Any:
+        core = as_core(state, self.game)
         player = core.current_player
         moves = core.legal_moves()
         ids = core.legal_move_ids()
         if len(ids) == 1:
             return moves[0]
-        wins = [0] * len(ids)
+        wins = [0.0] * len(ids)
         tries = [0] * len(ids)
         deadline = time.perf_counter() + self.limit.seconds if self.limit.seconds else math.inf
         i = 0
@@ -186,8 +161,7 @@ class PIMCBot:
             k = i % len(ids)
             world = core.determinized(player, self.rng.next64())
             world.apply_id(ids[k])
-            world.playout(self.rng.next64())
-            wins[k] += world.winner() == player
+            wins[k] += playout_returns(world, self.rng.next64())[player]
             tries[k] += 1
             i += 1
         rates = [w / t if t else -1.0 for w, t in zip(wins, tries)]
@@ -198,15 +172,16 @@ class ISMCTSBot:
     """SO-ISMCTS (or MO-ISMCTS with ``mo``) on the core; see :mod:`omen_search.search`."""
 
     def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None,
-                 c: float = 0.7, mo: bool = False, workers: int = 1):
+                 c: float = 0.7, mo: bool = False, workers: int = 1, game: Game | None = None):
+        self.game = game
         self.limit = Limit(iterations=iterations, seconds=seconds)
         self.c, self.mo, self.workers = c, mo, workers
         self.rng = Rng(seed)
         budget = f"iterations={iterations}" if seconds is None else f"seconds={seconds}"
         self.name = f"{'ismcts-mo' if mo else 'ismcts'}:{budget},c={c}"
 
-    def choose(self, state: Any) -> Move:
-        result = ismcts(as_core(state), self.limit, c=self.c, mo=self.mo, seed=self.rng.next64(),
+    def choose(self, state: Any) -> Any:
+        result = ismcts(as_core(state, self.game), self.limit, c=self.c, mo=self.mo, seed=self.rng.next64(),
                         workers=self.workers)
         return result.best
 
@@ -223,9 +198,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if not isinstance(spec, str):
         raise UsageError(f"players: a player spec must be text, got {spec!r}")
     kind, _, rest = spec.strip().partition(":")
-    if kind == CORRUPTED_HEIR:
-        raise UsageError(f"players: {CORRUPTED_HEIR!r} is the solo game's automaton: it plays seat 1 of "
-                         "--game heir-solo by itself (give only seat 0's player there)")
+    automata = {g.automaton: g for g in all_games() if g.automaton}
+    if kind in automata:
+        game = automata[kind]
+        own = [seat for seat in range(game.players) if seat not in game.deciding_seats]
+        raise UsageError(f"players: {kind!r} is an automaton: it plays seat {', '.join(map(str, own))} of --game "
+                         f"{game.name} by itself (give only the players of seat "
+                         f"{', '.join(map(str, game.deciding_seats))} there)")
     if kind not in _OPTIONS:
         raise UsageError(f"players: unknown player {shown(spec)} (expected one of {', '.join(BOT_KINDS)})")
     options: dict[str, Any] = {}
@@ -256,17 +235,18 @@ def split_players(text: str) -> list[str]:
     return specs
 
 
-def make_bot(spec: str, seed: int = 0) -> Bot:
-    """Build a bot from its spec string; raises :class:`UsageError` for a bad one."""
+def make_bot(spec: str, seed: int = 0, game: Game | None = None) -> Bot:
+    """Build a bot from its spec string for ``game`` (None: the game of each state it is given);
+    raises :class:`UsageError` for a bad spec."""
     kind, options = parse_spec(spec)
     if kind == "random":
         return RandomBot(seed)
     if kind == "human":
-        return HumanPlayer()
+        return HumanPlayer(game=game)
     if kind == "greedy":
-        return GreedyBot(seed)
+        return GreedyBot(seed, game)
     if "seconds" in options and "iterations" not in options:
         options["iterations"] = None
     if kind == "pimc":
-        return PIMCBot(seed, **options)
-    return ISMCTSBot(seed, mo=kind == "ismcts-mo", **options)
+        return PIMCBot(seed, game=game, **options)
+    return ISMCTSBot(seed, mo=kind == "ismcts-mo", game=game, **options)

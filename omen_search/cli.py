@@ -17,17 +17,12 @@ from typing import Any, NoReturn
 from omen_search import __version__, limits
 from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import LABELS, THRESHOLDS
-from omen_search.bots import BOT_KINDS, CORRUPTED_HEIR, bot_seed, make_bot, split_players
-from omen_search.engines import new_game
-from omen_search.errors import OmenError, UsageError
+from omen_search.bots import BOT_KINDS, bot_seed, make_bot, split_players
+from omen_search.errors import FormatError, OmenError, UsageError
 from omen_search.files import check_output
-from omen_search.game import ENGINES, Option, all_games, get_game
-from omen_search.games.heir.cards import GODS, CardSet, load_cards
-from omen_search.games.heir.positions import document_game
-from omen_search.games.heir.render import describe_board, describe_move, describe_result, god_name
-from omen_search.games.heir.rules import CH, DEFAULT_MAX_TURNS, LEVELS, Config
+from omen_search.game import DEFAULT_GAME, ENGINES, Game, Option, all_games, get_game
 from omen_search.jsonio import read_json_file
-from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, write_record
+from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, winner_of, write_record
 from omen_search.rng import MASK64
 from omen_search.search import Limit
 
@@ -107,14 +102,18 @@ def _game_options() -> dict[str, Option]:
     return options
 
 
-def _add_game(p: argparse.ArgumentParser) -> None:
-    """``--game`` and a flag for each registered game's options (``omen-search games`` lists them)."""
-    _add_cards(p)
+def _add_game_flag(p: argparse.ArgumentParser, help: str | None = None) -> None:
+    """``--game NAME``, a registered game (``omen-search games`` lists them), default :data:`DEFAULT_GAME`."""
+    p.add_argument("--game", choices=[g.name for g in all_games()], default=DEFAULT_GAME,
+                   help=help or "; ".join(f"{g.name}: {g.title}" for g in all_games()) + f" (default {DEFAULT_GAME})")
+
+
+def _add_options(p: argparse.ArgumentParser, only: Sequence[str] | None = None) -> None:
+    """A flag for each option of the registered games (those named in ``only``, if given)."""
     names = [g.name for g in all_games()]
-    p.add_argument("--game", choices=names, default=names[0],
-                   help="; ".join(f"{g.name}: {g.title}" for g in all_games()) + f" (default {names[0]})")
-    p.add_argument("--seed", type=_seed, default=1, help="game seed: fixes every shuffle (default 1)")
     for name, option in _game_options().items():
+        if only is not None and name not in only:
+            continue
         owners = [g.name for g in all_games() if any(o.name == name for o in g.options)]
         where = "" if len(owners) == len(names) else f"{', '.join(owners)}: "
         if isinstance(option.default, bool):
@@ -123,6 +122,14 @@ def _add_game(p: argparse.ArgumentParser) -> None:
         choices = f"one of {' | '.join(map(str, option.choices))}; " if option.choices else ""
         p.add_argument(_flag(name), type=type(option.default), default=None, metavar=name.upper(),
                        help=f"{where}{option.help} ({choices}default {option.default})")
+
+
+def _add_game(p: argparse.ArgumentParser) -> None:
+    """``--cards``, ``--game``, ``--seed`` and a flag for each registered game's options."""
+    _add_cards(p)
+    _add_game_flag(p)
+    p.add_argument("--seed", type=_seed, default=1, help="game seed: fixes every shuffle (default 1)")
+    _add_options(p)
 
 
 def _config(args: argparse.Namespace) -> Any:
@@ -148,125 +155,117 @@ def _add_document_game(p: argparse.ArgumentParser, document: str) -> None:
                    help=f"refuse a {document} of another game (default: the {document}'s own game, any of them)")
 
 
-def _check_game(args: argparse.Namespace, document: Any, root: str, cards: CardSet) -> None:
-    """With ``--game``, refuse a document (``root``: record, observation) of another game, naming both."""
+def _document_game(args: argparse.Namespace, document: Any, root: str) -> Game:
+    """The game of a document (``root``: record, observation), as it names it; with ``--game``, a
+    document of another game is refused, naming both."""
+    family = document.get("game", DEFAULT_GAME) if isinstance(document, dict) else DEFAULT_GAME
+    try:
+        family_game = get_game(family, field=f"{root}.game")
+    except UsageError as exc:
+        raise FormatError(str(exc)) from None
     if args.game is None:
-        return
-    game = document_game(document, root, cards).name
+        return family_game
+    game = family_game.game_of_document(document, root, family_game.load_cards(args.cards)).name
     if game != args.game:
         raise UsageError(f"--game {args.game}: the {root} is a game of {game}")
+    return get_game(game)
 
 
-def _cards_banner(cards: CardSet) -> str:
-    designed = sum(1 for u in cards.units if u.source == "designed")
-    designed += sum(1 for r in cards.rewards if r.source == "designed")
-    designed += sum(1 for s in cards.structures if s.source == "designed")
-    extra = f" ({designed} designed cards, marked in `omen-search cards`)" if designed else ""
-    return f"cards: {cards.name}{extra}"
+def _bots(game: Game, players: str, seed: int) -> tuple[list[str], dict[int, Any]]:
+    """The players of ``--players`` (one per deciding seat, in seat order) as every seat's name
+    (the game's automaton in its own seat) and the bots by seat."""
+    specs = split_players(players)
+    seats = game.deciding_seats
+    if len(specs) != len(seats):
+        automaton = f"; {game.automaton} plays the other seat by itself" if game.automaton else ""
+        raise UsageError(f"--players: {game.name} needs {len(seats)} player{'s' if len(seats) > 1 else ''}, seat "
+                         f"{seats[0]} first, separated by commas{automaton}; got {players!r}")
+    bots = {seat: make_bot(spec, bot_seed(seed, seat), game) for seat, spec in zip(seats, specs)}
+    names = iter(specs)
+    return [next(names) if seat in bots else str(game.automaton) for seat in range(game.players)], bots
+
+
+def _log_game(game: Game, state: Any, choose: Callable[[Any], Any]) -> None:
+    """Play ``state`` to its end with ``choose``, logging every move, and the board each turn."""
+    header = None
+    while not state.is_terminal():
+        now = game.turn_header(state)
+        if now is not None and now != header:
+            if header is not None:
+                print(game.describe_board(state))
+            header = now
+            print(now)
+        move = choose(state)
+        print(game.describe_move(state, move))
+        state.apply(move)
+    print(game.describe_board(state))
+    print(game.describe_result(state))
+
+
+def _banner(game: Game, seed: int, cards: Any) -> str:
+    return " · ".join(filter(None, (game.short_title, f"seed {seed}", game.describe_cards(cards))))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    cards = load_cards(args.cards)
+    game = get_game(args.game)
+    cards = game.load_cards(args.cards)
     config = _config(args)
-    specs = split_players(args.players)
-    if config.solo:
-        if len(specs) != 1:
-            raise UsageError(f"--players: the solo game has one player (the Corrupted Heir is seat 1), got {args.players!r}")
-        specs.append(CORRUPTED_HEIR)
-    elif len(specs) != 2:
-        raise UsageError(f"--players: needs two players separated by a comma, got {args.players!r}")
-    # the automaton moves inside the rules; named anywhere else, make_bot says where it belongs
-    bots = {seat: make_bot(spec, bot_seed(args.seed, seat)) for seat, spec in enumerate(specs)
-            if not (config.solo and seat == CH)}
+    players, bots = _bots(game, args.players, args.seed)
     if args.record:
         check_output(args.record, "--record")
-    state = new_game(args.engine, seed=args.seed, cards=cards, config=config)
-    text = not args.json
-    if text:
-        print(f"Omen: Heir to the Dunes · seed {args.seed} · {_cards_banner(cards)}")
-        print(" vs ".join(f"seat {i} {specs[i]} ({god_name(state.config.gods[i])})" for i in (0, 1)))
-    turn = None
-    while not state.is_terminal():
-        if text and state.turn != turn:
-            if turn is not None:
-                print(describe_board(state))
-            turn = state.turn
-            print(f"Turn {turn}: seat {state.active} ({god_name(state.config.gods[state.active])})")
-        move = bots[state.current_player].choose(state)
-        if text:
-            print(describe_move(state, move))
-        state.apply(move)
-    record = make_record(state, specs)
+    state = game.new_initial_state(args.seed, engine=args.engine, cards=cards, config=config)
+    if args.json:
+        while not state.is_terminal():
+            state.apply(bots[state.current_player].choose(state))
+    else:
+        print(_banner(game, args.seed, cards))
+        print(game.describe_seats(state, players))
+        _log_game(game, state, lambda s: bots[s.current_player].choose(s))
+    record = make_record(state, players, game)
     if args.record:
         write_record(args.record, record, "--record")
-    if text:
-        print(describe_board(state))
-        print(describe_result(state))
-        if args.record:
+        if not args.json:
             print(f"record written to {args.record}")
-    else:
+    if args.json:
         print(json.dumps({
-            "winner": state.winner(),
+            "winner": winner_of(state),
             "scores": list(state.scores()),
-            "turns": state.turn,
+            **game.record_totals(state),
             "plies": state.ply,
             "seed": args.seed,
-            "players": specs,
-            "cards": cards.name,
+            "players": players,
+            **({"cards": game.cards_json(cards)["name"]} if cards is not None else {}),
         }))
     return 0
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    cards = load_cards(args.cards)
-    if args.json:
-        print(json.dumps({
-            "name": cards.name,
-            "sha256": cards.sha256,
-            "units": [{"name": u.name, "type": u.type, "devotion": u.devotion, "cost": u.cost,
-                       "strength": u.strength, "offering": u.offering, "keywords": sorted(u.keywords),
-                       "copies": u.copies, "source": u.source, "text": u.text} for u in cards.units],
-            "rewards": [{"name": r.name, "source": r.source, "text": r.text} for r in cards.rewards],
-            "structures": [{"name": s.name, "god": s.god, "build": s.build, "vp": s.vp, "source": s.source,
-                            "text": s.text} for s in cards.structures],
-        }, indent=1))
-        return 0
-    mark = lambda src: "*" if src == "designed" else " "  # noqa: E731
-    print(f"{cards.name}  (sha256 {cards.sha256[:12]})   * = designed, not printed")
-    print(f"\nUnits ({sum(u.copies for u in cards.units)} cards)")
-    print(f"   {'name':22} {'type':9} {'devotion':8} cost str off  copies  text")
-    for u in cards.units:
-        print(f" {mark(u.source)} {u.name:22} {u.type:9} {u.devotion:8} {u.cost:4} {u.strength:3} {u.offering:3}  "
-              f"{u.copies:6}  {u.text}")
-    print(f"\nReward tiles ({len(cards.rewards)})")
-    for r in cards.rewards:
-        print(f" {mark(r.source)} {r.name:24} {r.text}")
-    print("\nStructures")
-    for s in cards.structures:
-        print(f" {mark(s.source)} {s.name:22} {god_name(s.god):6} BUILD {s.build}  {s.vp} VP  {s.text}")
+    game = get_game(args.game)
+    cards = game.load_cards(args.cards)
+    print(json.dumps(game.cards_json(cards), indent=1) if args.json else game.cards_table(cards))
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    cards = load_cards(args.cards)
     record = load_record(args.record)
-    _check_game(args, record, "record", cards)
-    state = replay(record, cards)
+    game = _document_game(args, record, "record")
+    state = replay(record, game.load_cards(args.cards))
     result = {"ok": True, "plies": state.ply, "finished": state.is_terminal(),
-              "scores": list(state.scores()), "winner": state.winner()}
+              "scores": list(state.scores()), "winner": winner_of(state)}
     if args.json:
         print(json.dumps(result))
     else:
-        status = describe_result(state) if state.is_terminal() else f"unfinished after {state.ply} plies"
+        status = game.describe_result(state) if state.is_terminal() else f"unfinished after {state.ply} plies"
         print(f"{args.record}: all {state.ply} moves are legal. {status}")
     return 0
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    from omen_search.engines import new_game
     from omen_search.perft import divide
 
-    state = new_game(args.engine, seed=args.seed, cards=load_cards(args.cards), config=_config(args))
+    game = get_game(args.game)
+    state = game.new_initial_state(args.seed, engine=args.engine, cards=game.load_cards(args.cards),
+                                   config=_config(args))
     if args.depth == 0:
         rows, total = [], 1
     else:
@@ -287,11 +286,12 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 
     from omen_search.selfcheck import compare_game
 
-    cards = load_cards(args.cards)
+    game = get_game(args.game)
+    cards = game.load_cards(args.cards)
     config = _config(args)
     plies = 0
     for i in tqdm(range(args.games), desc="selfcheck", unit="game", disable=args.quiet or None, file=sys.stderr):
-        mismatch, n = compare_game((args.seed + i) & MASK64, config, cards)  # seeds past 2**64-1 wrap to 0
+        mismatch, n = compare_game((args.seed + i) & MASK64, config, cards, game)  # seeds past 2**64-1 wrap to 0
         plies += n
         if mismatch is not None:
             print(f"MISMATCH {mismatch}")
@@ -347,21 +347,20 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
     from omen_search.advisor import Advice, Advisor, describe_advice
 
-    cards = load_cards(args.cards)
     if args.observation is not None:
         if args.ply is not None:
             raise UsageError("--ply: goes with --record, not --observation")
         source, ply = read_json_file(args.observation, "observation"), None
         if isinstance(source, dict) and source.get("format") == RECORD_FORMAT:
             raise UsageError(f"--observation: {args.observation} is a game record; use --record FILE [--ply N]")
-        _check_game(args, source, "observation", cards)
+        game = _document_game(args, source, "observation")
     else:
         source = load_record(args.record)
-        _check_game(args, source, "record", cards)
+        game = _document_game(args, source, "record")
         moves = source.get("moves", [])  # not a list: replaying the record names the field
         ply = args.ply if args.ply is not None else len(moves) if isinstance(moves, list) else 0
     limit = _limit(args, ADVISE_ITERATIONS)
-    advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=cards)
+    advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=game.load_cards(args.cards))
     total = limit.iterations if limit.iterations is not None else limit.seconds
     unit = "it" if limit.iterations is not None else "s"
     with tqdm(total=total, unit=unit, desc="searching", file=sys.stderr, delay=1.0, disable=args.quiet or None,
@@ -398,11 +397,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from omen_search.review_html import write_html
 
     record = load_record(args.record)
-    cards = load_cards(args.cards)
-    _check_game(args, record, "record", cards)
+    game = _document_game(args, record, "record")
     if args.html:
         check_output(args.html, "--html")
-    review = analyze_game(record, args.player, Limit(iterations=args.iterations), cards=cards,
+    review = analyze_game(record, args.player, Limit(iterations=args.iterations), cards=game.load_cards(args.cards),
                           workers=args.workers, seed=args.seed, thresholds=args.thresholds, progress=not args.quiet)
     if args.html:
         write_html(review, args.html, title=f"Omen game review: {args.record}, seat {args.player}")
@@ -429,38 +427,35 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def cmd_engine(args: argparse.Namespace) -> int:
     from omen_search.engine_protocol import EngineServer
 
-    return EngineServer(sys.stdin, sys.stdout, cards=load_cards(args.cards)).serve()
+    return EngineServer(sys.stdin, sys.stdout, cards=get_game(args.game).load_cards(args.cards)).serve()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from omen_search.advisor import Advisor, describe_advice
 
-    cards = load_cards(None)
+    game = get_game(args.game)
     advised = args.seat
-    opponent = make_bot(args.opponent, bot_seed(args.seed, 1 - advised))
-    advisor = Advisor(Limit(iterations=args.iterations), seed=args.seed)
-    state = new_game("core", seed=args.seed, cards=cards)
-    print(f"Omen: Heir to the Dunes · seed {args.seed} · the engine ({args.iterations} iterations a move) advises "
-          f"and plays seat {advised}; seat {1 - advised} is {args.opponent}")
-    turn = None
-    while not state.is_terminal():
-        if state.turn != turn:
-            if turn is not None:
-                print(describe_board(state))
-            turn = state.turn
-            print(f"Turn {turn}: seat {state.active} ({god_name(state.config.gods[state.active])})")
-        if state.current_player == advised and len(state.legal_move_ids()) > 1:
-            advice = advisor.advise(state)
-            print(describe_advice(advice, 3, indent="      "))
-            move = advice.best.move
-        elif state.current_player == advised:
-            move = state.legal_moves()[0]
-        else:
-            move = opponent.choose(state)
-        print(describe_move(state, move))
-        state.apply(move)
-    print(describe_board(state))
-    print(describe_result(state))
+    if advised not in game.deciding_seats:
+        raise UsageError(f"--seat: {game.name}'s players sit in seat {' or '.join(map(str, game.deciding_seats))}, "
+                         f"not {advised}")
+    others = {seat: make_bot(args.opponent, bot_seed(args.seed, seat), game)
+              for seat in game.deciding_seats if seat != advised}
+    advisor = Advisor(Limit(iterations=args.iterations), seed=args.seed, game=game)
+    state = game.new_initial_state(args.seed)
+    rest = " and ".join(f"seat {seat}" for seat in others) or "no other seat"
+    print(f"{game.short_title} · seed {args.seed} · the engine ({args.iterations} iterations a move) advises "
+          f"and plays seat {advised}; {rest} {'is' if len(others) < 2 else 'are'} {args.opponent}")
+
+    def choose(state: Any) -> Any:
+        if state.current_player != advised:
+            return others[state.current_player].choose(state)
+        if len(state.legal_move_ids()) == 1:
+            return state.legal_moves()[0]
+        advice = advisor.advise(state)
+        print(describe_advice(advice, 3, indent="      "))
+        return advice.best.move
+
+    _log_game(game, state, choose)
     return 0
 
 
@@ -473,8 +468,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots: one bot spec, or two separated by a comma, got {args.bots!r}")
     if args.html:
         check_output(args.html, "--html")
-    setup = MatchSetup(a=specs[0], b=specs[-1], seed=args.seed, cards=args.cards, emissary=args.emissary,
-                       max_turns=args.max_turns)
+    config = _config(args)
+    setup = MatchSetup(a=specs[0], b=specs[-1], seed=args.seed, cards=args.cards, emissary=config.emissary,
+                       max_turns=config.max_turns, level=config.level)
     report = run_balance(setup, MatchOptions(games=args.games, workers=args.workers, progress=not args.quiet),
                          args.ablate)
     if args.html:
@@ -486,7 +482,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="omen-search", description="Play and analyse the card game Omen: Heir to the Dunes.")
+    parser = _Parser(prog="omen-search", description="Play and analyse the Omen card games (omen-search games lists them).")
     parser.add_argument("--version", action="version", version=f"omen-search {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -508,12 +504,11 @@ def build_parser() -> argparse.ArgumentParser:
                                    "after every game.")
     p.add_argument("bot_a", metavar="BOT_A", help="player spec, e.g. ismcts:iterations=2000 (kinds: "
                                                   f"{', '.join(k for k in BOT_KINDS if k != 'human')})")
-    p.add_argument("bot_b", metavar="BOT_B", help=f"the opponent's spec, e.g. greedy ({CORRUPTED_HEIR} with "
-                                                  "--game heir-solo)")
-    p.add_argument("--game", choices=[g.name for g in all_games()], default="heir",
-                   help="heir: two players, seats swapped in pairs (default); heir-solo: BOT_A in seat 0 against "
-                        f"the Corrupted Heir (BOT_B {CORRUPTED_HEIR}), each game its own deal")
-    p.add_argument("--level", choices=LEVELS, help="heir-solo: the Corrupted Heir's difficulty (default normal)")
+    automata = [f"{g.automaton} with --game {g.name}" for g in all_games() if g.automaton]
+    p.add_argument("bot_b", metavar="BOT_B", help=f"the opponent's spec, e.g. greedy ({'; '.join(automata)})")
+    _add_game_flag(p, "the game; a game with an automaton seat (" + ", ".join(
+        g.name for g in all_games() if g.automaton) + ") puts BOT_A in the other seat against it, each game its "
+        f"own deal (default {DEFAULT_GAME})")
     p.add_argument("--games", type=_games, default=100, help="games to play, in seat-swapped pairs (default 100)")
     p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
     p.add_argument("--workers", type=_within(limits.RAY_TASKS), default=1,
@@ -530,9 +525,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report-every", type=_within((0, limits.MAX_GAMES)), default=100, metavar="K",
                    help="print a summary line on stderr every K games (default 100; 0 for none)")
     _add_cards(p)
-    p.add_argument("--emissary", action="store_const", const=True, help="heir: play the Emissary of War variant")
-    p.add_argument("--max-turns", type=_max_turns,
-                   help=f"end each game after this many turns (default {DEFAULT_MAX_TURNS})")
+    _add_options(p, [name for g in all_games() for name in g.match_options])
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary lines")
     p.add_argument("--json", action="store_true", help="print the totals as one JSON object")
     p.set_defaults(func=cmd_match)
@@ -579,14 +572,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("engine", help="serve advice over JSON Lines on stdin/stdout (docs/engine-protocol.md)")
     _add_cards(p)
+    _add_game_flag(p, f"the game whose card set --cards is (default {DEFAULT_GAME}); each query names its own game")
     p.set_defaults(func=cmd_engine)
 
     p = sub.add_parser("demo", help="a game in which the engine shows its advice for one seat and plays it")
+    _add_game_flag(p)
     p.add_argument("--seed", type=_seed, default=1, help="game seed (default 1)")
     p.add_argument("--iterations", type=_iterations, default=DEMO_ITERATIONS,
                    help=f"search iterations per decision (default {DEMO_ITERATIONS})")
-    p.add_argument("--seat", type=int, choices=(0, 1), default=0, help="the seat the engine advises (default 0)")
-    p.add_argument("--opponent", default="greedy", help="the other seat's player spec (default greedy)")
+    p.add_argument("--seat", type=int, default=0, help="the seat the engine advises (default 0)")
+    p.add_argument("--opponent", default="greedy", help="the other seats' player spec (default greedy)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser(
@@ -608,9 +603,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also play the same seeds without this unit's copies and report the change (repeatable; "
                         "each unit is removed on its own)")
     _add_cards(p)
-    p.add_argument("--emissary", action="store_true", help="play the Emissary of War variant")
-    p.add_argument("--max-turns", type=_max_turns, default=DEFAULT_MAX_TURNS,
-                   help=f"end each game after this many turns (default {DEFAULT_MAX_TURNS})")
+    _add_game_flag(p)
+    _add_options(p, [name for g in all_games() for name in g.match_options])
     p.add_argument("--html", metavar="FILE", help="also write the report with charts as one self-contained HTML file")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -640,6 +634,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("cards", help="list the card set (designed cards are marked *)")
     _add_cards(p)
+    _add_game_flag(p)
     p.add_argument("--json", action="store_true", help="print the set as JSON")
     p.set_defaults(func=cmd_cards)
 

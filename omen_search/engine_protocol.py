@@ -32,9 +32,7 @@ from typing import IO, Any
 from omen_search import __version__
 from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
 from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
-from omen_search.game import get_game
-from omen_search.games.heir.cards import CardSet
-from omen_search.games.heir.positions import document_game
+from omen_search.game import DEFAULT_GAME, get_game
 from omen_search.jsonio import MAX_JSON_BYTES, parse_json
 from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.records import RECORD_FORMAT
@@ -152,13 +150,17 @@ def parse_query(doc: dict[str, Any]) -> Query:
         report_every=report_every, top=top, workers=workers or 1, algorithm=algorithm, warnings=warnings)
 
 
-def _check_game(query: Query, cards: CardSet | None) -> None:
+def _check_game(query: Query, cards: Any) -> None:
     """Refuse the query's observation or record if it is not of the game the query names; raises
     :class:`QueryError` naming ``game``, or :class:`FormatError` naming a bad ``game`` or ``config``
     of the document."""
     if query.game is None:
         return
-    game = document_game(query.source, query.kind, cards).name
+    family = query.source.get("game", DEFAULT_GAME) if isinstance(query.source, dict) else DEFAULT_GAME
+    try:
+        game = get_game(family, field=f"{query.kind}.game").game_of_document(query.source, query.kind, cards).name
+    except UsageError as exc:
+        raise FormatError(str(exc)) from None
     if game != query.game:
         raise QueryError("game", f"game: the query asks for {query.game}, but the {query.kind} is a game of {game}")
 
@@ -190,7 +192,7 @@ class EngineServer:
     """Serves queries from ``stdin`` on ``stdout`` until stdin closes (:meth:`serve`). ``cards``
     is the card set of the observations and records (None: the built-in set)."""
 
-    def __init__(self, stdin: IO[str], stdout: IO[str], cards: CardSet | None = None):
+    def __init__(self, stdin: IO[str], stdout: IO[str], cards: Any = None):
         self.stdin, self.stdout, self.cards = stdin, stdout, cards
         self.queue: queue.Queue[Query | None] = queue.Queue()
         self.lock = threading.Lock()  # one line at a time; guards running, pending, replied

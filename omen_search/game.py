@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from omen_search.errors import UsageError, shown
-from omen_search.games.heir.cards import CardSet
 
 ENGINES: tuple[str, ...] = ("core", "reference")  # the rules engines every game is dealt on
+DEFAULT_GAME = "heir"  # the game a command plays, and a document without a "game" field is of
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,190 @@ class Game(ABC):
         """Whether ``config`` (a configuration of this game's family) sets up this game."""
 
     @abstractmethod
-    def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: CardSet | None = None,
+    def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: Any = None,
                           config: Any = None) -> Any:
         """A new game dealt from ``seed`` on the named engine (the same seed deals the same game on
         both); ``config`` defaults to ``config()``."""
+
+    @property
+    def short_title(self) -> str:
+        """The game's name in a banner line."""
+        return self.title
+
+    # ------------------------------------------------------------------ seats
+
+    automaton: str | None = None  # the name of a seat the rules play by themselves (the solo Heir)
+
+    @property
+    def deciding_seats(self) -> tuple[int, ...]:
+        """The seats whose players decide (every seat but one the rules play by themselves)."""
+        return tuple(range(self.players))
+
+    # ------------------------------------------------------------------ cards
+
+    def default_cards(self) -> Any:
+        """The built-in card set (``None`` for a game without card sets)."""
+        return None
+
+    def load_cards(self, path: str | Path | None = None) -> Any:
+        """The card set in a card file (the built-in one for ``None``); raises :class:`UsageError`
+        for a game that has no card files and :class:`~omen_search.errors.CardsError` for a bad one."""
+        if path is None:
+            return self.default_cards()
+        raise UsageError(f"cards: {self.name} has no card files")
+
+    def describe_cards(self, cards: Any) -> str:
+        """The card set in a line, for a game's banner ('' for a game without card sets)."""
+        return ""
+
+    def cards_json(self, cards: Any) -> dict[str, Any]:
+        """The card set as ``omen-search cards --json`` prints it, each card marked printed or designed."""
+        return {}
+
+    def cards_table(self, cards: Any) -> str:
+        """The card set as ``omen-search cards`` prints it."""
+        return f"{self.name} has no card set"
+
+    def card_names(self, cards: Any) -> tuple[str, ...]:
+        """The names a player can type for cards of the set (for "did you mean" hints)."""
+        return ()
+
+    # ------------------------------------------------------------------ what a player sees
+
+    def observe(self, state: Any, player: int) -> dict[str, Any]:
+        """Exactly what ``player`` knows of ``state``, as a JSON-ready dict."""
+        return dict(state.observation(player))
+
+    def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
+        """A state at a decision that the observing seat sees exactly as ``observation`` (a dict or
+        JSON text), and that seat; raises :class:`~omen_search.errors.FormatError` naming the JSON
+        path of a bad field."""
+        raise UsageError(f"observation: {self.name} reads no observations")
+
+    def game_of_document(self, data: Any, root: str, cards: Any = None) -> Game:
+        """The game of this family a document (a position, observation or record, as a dict or JSON
+        text) is of; raises :class:`~omen_search.errors.FormatError` naming a bad field."""
+        return self
+
+    def describe_observation(self, observation: dict[str, Any], cards: Any = None) -> str:
+        """What a seat sees, from its observation, in a few lines."""
+        return "    " + json.dumps(observation)
+
+    def to_core(self, state: Any) -> Any:
+        """The core state of ``state`` (itself if it is one): what the search runs on."""
+        if hasattr(state, "game_handle"):
+            return state
+        raise UsageError(f"search: {self.name} has no core copy of a {type(state).__name__}")
+
+    def public_move(self, state: Any, move: Any, pov: int) -> str:
+        """How ``move``, about to be made in ``state``, shows to seat ``pov`` (a hidden choice hides)."""
+        return str(move)
+
+    hidden_move = "(hidden move)"  # how a move the searching seat cannot see shows in a line
+
+    # ------------------------------------------------------------------ positions and records
+
+    def load_position(self, data: Any, cards: Any = None, root: str = "position") -> Any:
+        """A reference state from a position document; raises :class:`~omen_search.errors.FormatError`."""
+        raise UsageError(f"position: {self.name} has no position format")
+
+    def to_position(self, state: Any) -> dict[str, Any]:
+        """The position document of ``state`` (what :meth:`load_position` reads back)."""
+        raise UsageError(f"position: {self.name} has no position format")
+
+    def record_header(self, state: Any) -> dict[str, Any]:
+        """What a record says of the game's set-up beside its seed and moves (card set, config)."""
+        return {}
+
+    def read_record_header(self, record: dict[str, Any], cards: Any) -> Any:
+        """The configuration a record's header sets up, checking that it was played with ``cards``;
+        raises :class:`~omen_search.errors.RecordError` or ``FormatError``."""
+        return self.config()
+
+    def record_totals(self, state: Any) -> dict[str, Any]:
+        """Game-specific counts a record keeps beside ``plies`` (and checks on replay)."""
+        return {}
+
+    # ------------------------------------------------------------------ for people
+
+    def describe_board(self, state: Any, pov: int | None = None) -> str:
+        """The board in a few lines (only what ``pov`` sees when given)."""
+        shown_ = state.observation(pov) if pov is not None else {"scores": list(state.scores())}
+        return "    " + json.dumps(shown_)
+
+    def describe_seats(self, state: Any, players: list[str]) -> str:
+        """Who plays which seat, in a line."""
+        return " vs ".join(f"seat {seat} {spec}" for seat, spec in enumerate(players))
+
+    def turn_header(self, state: Any) -> str | None:
+        """The line a turn-by-turn log starts a turn with (``None``: the game has no turns, every
+        ply is logged alone)."""
+        return None
+
+    def describe_move(self, state: Any, move: Any) -> str:
+        """The move the player to move in ``state`` is about to make, for a log."""
+        return f"  seat {state.current_player}: {move}"
+
+    def describe_result(self, state: Any) -> str:
+        """The result of a finished game in a line."""
+        returns = state.returns()
+        best = max(returns)
+        winners = [seat for seat, r in enumerate(returns) if r == best]
+        return (f"Game over after {state.ply} plies: {'-'.join(map(str, state.scores()))}, "
+                f"seat{'s' if len(winners) > 1 else ''} {', '.join(map(str, winners))} "
+                f"{'share the win' if len(winners) > 1 else 'wins'}.")
+
+    def decision_name(self, state: Any) -> str:
+        """The kind of decision the player to move faces (``discard``, ``keep``), for people."""
+        return "move"
+
+    def unknown_name(self, state: Any, text: str) -> str | None:
+        """Why ``text`` names no move of this game, when it names a card that is not in the set."""
+        return None
+
+    # ------------------------------------------------------------------ for the tools
+
+    def evaluate(self, state: Any, player: int) -> float:
+        """The greedy bot's one-ply value of ``state`` for ``player``: the result once the game is
+        over, else the score margin over the best other seat."""
+        if state.is_terminal():
+            return 1000.0 * (2 * state.returns()[player] - 1)
+        scores = state.scores()
+        return float(scores[player] - max(s for seat, s in enumerate(scores) if seat != player))
+
+    @property
+    def match_options(self) -> tuple[str, ...]:
+        """The options a match of this game takes (the rest a match decides itself, deal by deal)."""
+        return tuple(o.name for o in self.options)
+
+    def match_config(self, config: Any, deal_bits: int) -> Any:
+        """The set-up of one deal of a match: the match's ``config`` with whatever the game lets a
+        deal decide (Heir: which god sits in seat 0) drawn from ``deal_bits``."""
+        return config
+
+    def seat_labels(self, config: Any) -> tuple[str, ...]:
+        """What tells the seats apart in a set-up (Heir: their gods), for match lines and reports."""
+        return tuple(f"seat{seat}" for seat in range(self.players))
+
+    def card_played(self, move: Any) -> str | None:
+        """The card a move plays, by name (``None`` for a move that plays none): the balance report
+        counts the cards each seat played."""
+        return None
+
+    def cards_held(self, state: Any, seat: int) -> set[str]:
+        """The names of the cards in a seat's hand: the balance report counts the cards drawn."""
+        return set()
+
+    outlook_key: str | None = None  # the advice field of :meth:`outlook` (None: the game has none)
+
+    def outlook(self, state: Any, stats: tuple[float, ...], visits: int) -> tuple[Any, ...]:
+        """What the search's game statistics (summed over ``visits`` iterations of the best move)
+        say of the game ahead, as items with a ``to_dict()``."""
+        return ()
+
+    def describe_outlook(self, items: tuple[Any, ...]) -> str:
+        """:meth:`outlook` as a line of text ('' for none)."""
+        return ""
 
     def describe(self) -> dict[str, Any]:
         """The game as ``omen-search games --json`` lists it."""
@@ -94,9 +276,9 @@ def register(game: Game) -> Game:
 
 
 def _load_builtin() -> None:
-    from omen_search.games import BUILTIN  # the package's own games, registered on first use
-
-    for module in BUILTIN:
+    # the package's own games, registered on first use: loaded by name, as a plug-in is, so that
+    # nothing below the games imports them
+    for module in importlib.import_module("omen_search.games").BUILTIN:
         importlib.import_module(module)
 
 

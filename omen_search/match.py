@@ -35,8 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from omen_search.bots import CORRUPTED_HEIR, make_bot, parse_spec
-from omen_search.engines import new_game
+from omen_search.bots import make_bot, parse_spec
+from omen_search.games.heir.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
 from omen_search.files import check_output
 from omen_search.games.heir.cards import GODS, CardSet, load_cards
@@ -48,6 +48,7 @@ from omen_search.rng import MASK64, splitmix64
 from omen_search.stats import Sprt, elo_interval, los, pentanomial_sample, trinomial_sample, wilson
 
 MATCH_FORMAT = "omen-match/1"
+CORRUPTED_HEIR = "corrupted-heir"  # heir-solo's automaton, as BOT_B of a solo match
 BACKENDS = ("local", "ray")
 
 

@@ -11,39 +11,45 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
-from omen_search.errors import FormatError, IllegalMoveError, NotationError, RecordError, shown
+from omen_search.documents import JsonReader
+from omen_search.errors import FormatError, IllegalMoveError, NotationError, RecordError, UsageError, shown
 from omen_search.files import write_atomic
-from omen_search.game import game_of
-from omen_search.games.heir.cards import CardSet, default_cards
-from omen_search.games.heir.notation import Move
-from omen_search.games.heir.observe import written_config
-from omen_search.games.heir.positions import DocumentReader, read_config
-from omen_search.games.heir.reference import GameState
+from omen_search.game import DEFAULT_GAME, Game, game_of, get_game
 from omen_search.jsonio import read_json_file
 from omen_search.rng import MASK64
 from omen_search.state import State
 
 RECORD_FORMAT = "omen-record/1"
+MAX_MOVES = 1_000_000  # moves a record may hold
 
 
-def make_record(state: State, players: list[str]) -> dict[str, Any]:
-    """The record of a game played from ``new(seed=...)`` on either engine (finished or not)."""
+def make_record(state: Any, players: list[str], game: Game | None = None) -> dict[str, Any]:
+    """The record of a game of ``game`` (by default the one ``state``'s configuration sets up)
+    played from ``new_initial_state(seed)`` on either engine, finished or not."""
+    game = game or game_of(state.config)
+    header = game.record_header(state)
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
-        "game": game_of(state.config).name,
-        "ruleset": state.cards.ruleset,
-        "cards": {"name": state.cards.name, "sha256": state.cards.sha256},
+        "game": game.name,
+        **{k: v for k, v in header.items() if k != "config"},
         "seed": state.seed,
-        "config": written_config(state.config),
+        "config": header.get("config", {}),
         "players": list(players),
         "moves": [str(m) for m in state.moves],
         "plies": state.ply,
-        "turns": state.turn,
+        **game.record_totals(state),
     }
     if state.is_terminal():
         record["scores"] = list(state.scores())
-        record["winner"] = state.winner()
+        record["winner"] = winner_of(state)
     return record
+
+
+def winner_of(state: State) -> int | None:
+    """The one seat with the best return once the game is over (``None`` for a shared result)."""
+    returns = state.returns()
+    best = [seat for seat, r in enumerate(returns) if r == max(returns)]
+    return best[0] if len(best) == 1 else None
 
 
 def write_record(path: str | Path, record: dict[str, Any], option: str = "record") -> None:
@@ -57,32 +63,39 @@ def write_record(path: str | Path, record: dict[str, Any], option: str = "record
     write_atomic(path, option, dump)
 
 
-def replay(record: Any, cards: CardSet | None = None, upto: int | None = None) -> GameState:
-    """Re-play a record (a dict) move by move, checking each; stop after ``upto`` plies if given.
+def record_game(record: Any) -> Game:
+    """The game family a record (a dict) names in ``game`` (:data:`DEFAULT_GAME` if it names none);
+    raises :class:`FormatError` naming ``record.game``."""
+    if not isinstance(record, dict):
+        raise FormatError(f"record: must be a JSON object, got {type(record).__name__}")
+    try:
+        return get_game(record.get("game", DEFAULT_GAME), field="record.game")
+    except UsageError as exc:
+        raise FormatError(str(exc)) from None
+
+
+def replay(record: Any, cards: Any = None, upto: int | None = None, game: Game | None = None) -> Any:
+    """Re-play a record (a dict) move by move on the reference engine, checking each; stop after
+    ``upto`` plies if given. ``game`` is the record's game (by default the one it names).
 
     Raises :class:`RecordError` naming the ply and the reason for a record that does not replay,
     and :class:`FormatError` for a malformed one.
     """
-    cards = cards or default_cards()
-    if not isinstance(record, dict):
-        raise FormatError(f"record: must be a JSON object, got {type(record).__name__}")
-    r = DocumentReader(cards, "record")
+    family = game or record_game(record)
+    cards = cards if cards is not None else family.default_cards()
+    r = JsonReader("record")
     if record.get("format") != RECORD_FORMAT:
         r.fail("record.format", f"expected {RECORD_FORMAT!r}, got {shown(record.get('format'))}")
-    meta = r.obj(r.get(record, "cards", "record"), "record.cards")
-    if meta.get("sha256") != cards.sha256:
-        raise RecordError(
-            f"record.cards: played with card set {shown(meta.get('name'))}, not {cards.name!r}; pass its --cards file"
-        )
+    config = family.read_record_header(record, cards)
     seed = r.integer(r.get(record, "seed", "record"), "record.seed", 0, MASK64)
-    config = read_config(r, record, "record")
-    moves = r.items(r.get(record, "moves", "record"), "record.moves", most=1_000_000)
+    moves = r.items(r.get(record, "moves", "record"), "record.moves", most=MAX_MOVES)
     if upto is not None and not 0 <= upto <= len(moves):
         raise RecordError(f"ply {upto}: the record has {len(moves)} plies")
-    state = GameState.new(seed=seed, cards=cards, config=config)
+    state = game_of(config).new_initial_state(seed, engine="reference", cards=cards, config=config) \
+        if game is None else game.new_initial_state(seed, engine="reference", cards=cards, config=config)
     for ply, text in enumerate(moves[:upto] if upto is not None else moves):
         try:
-            state.apply(Move.parse(text))
+            state.apply(family.parse_move(text))
         except (NotationError, IllegalMoveError) as exc:
             raise RecordError(f"ply {ply}: move {shown(text)} does not replay: {exc}") from None
     if upto is None:
@@ -92,10 +105,10 @@ def replay(record: Any, cards: CardSet | None = None, upto: int | None = None) -
             raise RecordError(
                 f"ply {len(moves)}: the record says scores {shown(record['scores'])}, the replay gives {list(state.scores())}"
             )
-        if "winner" in record and state.winner() != record["winner"]:
+        if "winner" in record and winner_of(state) != record["winner"]:
             raise RecordError(f"ply {len(moves)}: the record says winner {shown(record['winner'])}, the replay gives "
-                              f"{state.winner()}")
-        for field, value in (("plies", state.ply), ("turns", state.turn)):
+                              f"{winner_of(state)}")
+        for field, value in (("plies", state.ply), *family.record_totals(state).items()):
             if field in record and record[field] != value:
                 raise RecordError(f"ply {len(moves)}: the record says {field} {shown(record[field])}, the replay gives {value}")
     return state

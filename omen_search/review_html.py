@@ -12,9 +12,7 @@ from pathlib import Path
 
 from omen_search.analysis import Decision, GameReview
 from omen_search.files import write_atomic
-from omen_search.games.heir.cards import CardSet
-from omen_search.games.heir.positions import state_from_observation
-from omen_search.games.heir.render import describe_board
+from omen_search.game import DEFAULT_GAME, get_game
 
 COLORS = {None: "#4a7bd0", "inaccuracy": "#e0b000", "mistake": "#e07000", "blunder": "#d02020"}
 WIDTH, HEIGHT, PAD = 900, 300, 40
@@ -63,16 +61,9 @@ def evaluation_graph(review: GameReview) -> str:
     return "\n".join(parts)
 
 
-def _board(decision: Decision, cards: CardSet | None) -> str:
-    """The board from the seat's observation; the hidden cards of the state it is rebuilt into are
-    made up, so the opponent's VP (which hidden tiles count in) are not shown."""
-    state, me = state_from_observation(decision.observation, cards)
-    hand = ", ".join(state.units[t].name + (f" x{n}" if n > 1 else "") for t, n in enumerate(state.hands[me]) if n)
-    return f"{describe_board(state, pov=me)}\n    your hand: {hand or '-'}"
-
-
 def render(review: GameReview, title: str = "Omen game review") -> str:
     """The report as HTML text."""
+    game = review.game or get_game(DEFAULT_GAME)
     rows = []
     for d in review.decisions:
         rows.append(
@@ -81,7 +72,7 @@ def render(review: GameReview, title: str = "Omen game review") -> str:
             f'<td class="num">{100 * d.before.win_prob:.1f}%</td><td class="num">{100 * d.after.win_prob:.1f}%</td>'
             f'<td class="num">{d.loss:.1f}</td><td class="num">{d.vp_loss:.1f}</td>'
             f'<td class="label">{d.label or ""}</td>'
-            f"<td><details><summary>board</summary><pre>{escape(_board(d, review.cards))}</pre></details></td></tr>")
+            f"<td><details><summary>board</summary><pre>{escape(game.describe_observation(d.observation, review.cards))}</pre></details></td></tr>")
     costly = "".join(f"<li>{escape(d.explain())}</li>" for d in review.costliest()) or "<li>none</li>"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title><style>{STYLE}</style></head>

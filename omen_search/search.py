@@ -5,11 +5,12 @@ Search", IEEE TCIAIG 4(2), 2012: a fresh determinisation every iteration, UCB1 w
 counts, random rollouts, each player's reward (0 loss .. 1 win) from the game's returns, the root
 player's score margin tracked per node. The loop runs in C (``ext/search/_search.pyx``, written
 once over the game contract of ``ext/common/game_api.pxd``); this module sets budgets, merges
-workers and turns move ids into :class:`~omen_search.games.heir.notation.Move` values.
+workers and turns move ids into the game's moves.
 
->>> from omen_search.engines import new_game
->>> result = ismcts(new_game("core", seed=3), Limit(iterations=200), seed=1)
->>> result.iterations, result.best in new_game("core", seed=3).legal_moves()
+>>> from omen_search.game import get_game
+>>> state = get_game("heir").new_initial_state(seed=3)
+>>> result = ismcts(state, Limit(iterations=200), seed=1)
+>>> result.iterations, result.best in state.legal_moves()
 (200, True)
 """
 
@@ -22,8 +23,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from omen_search.errors import UsageError
-from omen_search.games.heir.notation import Move
+from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.game import DEFAULT_GAME, Game, game_of, get_game
 from omen_search.limits import ITERATIONS, WORKERS, check_int, check_seconds
 
 DEFAULT_MAX_NODES = 1_000_000  # per tree: about 56 MB
@@ -49,15 +50,14 @@ class Limit:
 class MoveStats:
     """What the search found about one root move, from the searching player's point of view."""
 
-    move: Move
+    move: Any
     visits: int
     availability: int
     win_prob: float
     vp_margin: float
     vp_stdev: float
     wins: float = 0.0  # iterations through this move won by the searching player
-    stats: tuple[float, ...] = ()  # the game's statistics of the move's iterations, summed (Heir: per
-    # city, the iterations in which the player won the next war there; then per city, the tiles taken)
+    stats: tuple[float, ...] = ()  # the game's statistics of the move's iterations, summed (Game.outlook reads them)
     pv: tuple[tuple[int, int, int], ...] = ()  # (move id, player, visits) of the most visited line after it
 
 
@@ -66,7 +66,7 @@ class SearchResult:
     """The root of a search: moves best first, and how much work was done."""
 
     player: int
-    best: Move
+    best: Any
     moves: tuple[MoveStats, ...]
     iterations: int
     seconds: float
@@ -74,19 +74,25 @@ class SearchResult:
     tree_full: bool
 
 
-def as_core(state: Any) -> Any:
-    """The core state to search from: any game's core state itself (it lends the search its C
-    contract, ``game_handle()``), a Heir reference state copied to the core, or (for a Heir
-    observation dict) a state consistent with what its player sees."""
+def as_core(state: Any, game: Game | None = None) -> Any:
+    """The core state to search from: a game's core state itself (it lends the search its C
+    contract, ``game_handle()``), a reference state copied to its game's core, or (for an
+    observation dict) a state consistent with what its player sees. ``game`` is the state's game
+    (by default the one its ``config`` sets up, or the one an observation names)."""
     if hasattr(state, "game_handle"):
         return state
-    from omen_search._core import CoreState
-
     if isinstance(state, dict):
-        from omen_search.games.heir.positions import state_from_observation
+        game = game or get_game(state.get("game", DEFAULT_GAME), field="observation.game")
+        state, _ = game.from_observation(state)
+    return (game or game_of(state.config)).to_core(state)
 
-        state, _ = state_from_observation(state, None)
-    return CoreState.from_state(state)
+
+def move_id(core: Any, move: Any) -> int:
+    """The id of a legal move of ``core``; raises :class:`IllegalMoveError` for one that is not."""
+    moves = core.legal_moves()
+    if move not in moves:
+        raise IllegalMoveError(f"ply {core.ply}: player {core.current_player} cannot play {str(move)!r} here")
+    return int(core.legal_move_ids()[moves.index(move)])
 
 
 def worker_seeds(seed: int, workers: int) -> list[int]:
@@ -109,7 +115,7 @@ def ismcts(
     max_nodes: int = DEFAULT_MAX_NODES,
     final: Literal["visits", "value"] = "visits",
     pv_depth: int = 0,
-    root_move: Move | None = None,
+    root_move: Any = None,
 ) -> SearchResult:
     """Search ``state`` (either engine) for its current player and rank the root moves.
 
@@ -130,7 +136,7 @@ def ismcts(
         raise UsageError("search: the game is over")
     if len(core.legal_move_ids()) == 1:
         return root_result(core, [], final)
-    only = None if root_move is None else core.move_id(root_move)
+    only = None if root_move is None else move_id(core, root_move)
     searches = new_searches(core, c, mo, seed, workers, max_nodes, only)
     run_searches(searches, limit.iterations or 0, limit.seconds or 0.0)
     return root_result(core, [s.result(pv_depth) for s in searches], final)

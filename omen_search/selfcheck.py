@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from omen_search.games.heir.cards import CardSet
-from omen_search.games.heir.observe import observe
-from omen_search.games.heir.reference import GameState
-from omen_search.games.heir.rules import Config
+from typing import Any
+
+from omen_search.game import DEFAULT_GAME, Game, game_of, get_game
 from omen_search.rng import Rng
 
 
@@ -31,19 +30,19 @@ class Mismatch:
                 f"  reference: {self.reference[:400]}\n  core:      {self.core[:400]}")
 
 
-def compare_game(seed: int, config: Config | None = None, cards: CardSet | None = None) -> tuple[Mismatch | None, int]:
-    """Play one random game on both engines (deal ``seed``, policy ``Rng(seed)``) and compare.
+def compare_game(seed: int, config: Any = None, cards: Any = None, game: Game | None = None) -> tuple[Mismatch | None, int]:
+    """Play one random game on both engines (deal ``seed``, policy ``Rng(seed)``) and compare. The
+    game is ``game``, else the one ``config`` sets up, else :data:`~omen_search.game.DEFAULT_GAME`.
 
     Returns the first mismatch (or ``None``) and the number of plies compared.
     """
-    from omen_search._core import CoreState
-
-    ref = GameState.new(seed=seed, cards=cards, config=config)
-    core = CoreState.new(seed=seed, cards=cards, config=config)
+    game = game or (game_of(config) if config is not None else get_game(DEFAULT_GAME))
+    ref = game.new_initial_state(seed, engine="reference", cards=cards, config=config)
+    core = game.new_initial_state(seed, engine="core", cards=cards, config=config)
     policy = Rng(seed)
     while True:
-        for p in (0, 1):
-            a, b = observe(ref, p), observe(core, p)
+        for p in range(game.players):
+            a, b = game.observe(ref, p), game.observe(core, p)
             if a != b:
                 keys = [k for k in a if a[k] != b.get(k)]
                 return Mismatch(seed, ref.ply, f"observations of player {p} ({', '.join(keys)})",

@@ -24,10 +24,11 @@ import pytest
 
 from omen_search._core import CoreState
 import omen_search.advisor
-from omen_search.advisor import HIDDEN_EMISSARY, ROBUSTNESS_MOVES, Advice, Advisor, describe_advice
+from omen_search.advisor import ROBUSTNESS_MOVES, Advice, Advisor, describe_advice
+from omen_search.games.heir.game import HIDDEN_EMISSARY
 from omen_search.cli import main
 import omen_search.engine_protocol
-from omen_search.engines import new_game
+from omen_search.games.heir.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.observe import observe
@@ -264,7 +265,7 @@ def test_the_deciding_play_is_ranked_first_with_a_tight_interval():
     assert all(m.win_prob_high < best.win_prob_low for m in others)
     assert best.vp_margin > 0 > max(m.vp_margin for m in others)
     assert best.best_share > 0.5
-    (city1,) = advice.war_outlook  # the only city with a tile left
+    (city1,) = advice.outlook  # the only city with a tile left
     assert (city1.city, city1.tiles) == (1, 1) and city1.win_next > 0.95 and city1.expected_tiles > 0.95
 
 
@@ -345,11 +346,11 @@ def test_war_outlook_is_a_probability_and_a_share_of_the_tiles_left(example_reco
         state = replay(example_record, upto=ply)
         advice = Advisor(Limit(iterations=500), seed=ply).advise(example_record, ply)
         if not advice.best.visits:  # a forced move: nothing searched, no outlook
-            assert advice.war_outlook == ()
+            assert advice.outlook == ()
             continue
         checked += 1
-        assert [c.city for c in advice.war_outlook] == [c for c in range(3) if state.city_tiles[c]]
-        for c in advice.war_outlook:
+        assert [c.city for c in advice.outlook] == [c for c in range(3) if state.city_tiles[c]]
+        for c in advice.outlook:
             assert c.tiles == len(state.city_tiles[c.city])
             assert 0 <= c.win_next <= 1
             assert c.win_next - 1e-9 <= c.expected_tiles <= c.tiles  # winning the next war takes a tile

@@ -35,7 +35,7 @@ from omen_search._core import CoreState
 from omen_search.analysis import LABELS, THRESHOLDS, Decision, Estimate, GameReview, analyze_game, label_of
 from omen_search.bots import GreedyBot, RandomBot
 from omen_search.cli import main
-from omen_search.engines import new_game
+from omen_search.games.heir.engines import new_game
 from omen_search.errors import RecordError, UsageError
 from omen_search.games.heir.cards import load_cards
 from omen_search.games.heir.notation import Move

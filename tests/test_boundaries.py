@@ -23,7 +23,7 @@ from omen_search.advisor import Advisor
 from omen_search.analysis import analyze_game
 from omen_search.bots import HumanPlayer, RandomBot, make_bot
 from omen_search.engine_protocol import EngineServer
-from omen_search.engines import new_game
+from omen_search.games.heir.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
 from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.observe import observe

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from omen_search.cli import main
-from omen_search.engines import new_game
+from omen_search.games.heir.engines import new_game
 from omen_search.errors import RecordError, UsageError
 from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.rules import Config

@@ -9,7 +9,7 @@ import pytest
 
 from omen_search._core import CoreState
 from omen_search.bots import ISMCTSBot, PIMCBot, make_bot, parse_spec, split_players
-from omen_search.engines import new_game
+from omen_search.games.heir.engines import new_game
 from omen_search.errors import UsageError
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.observe import observe

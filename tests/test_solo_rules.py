@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 
 import positions_helper
-from omen_search.engines import new_game
+from omen_search.games.heir.engines import new_game
 from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.rules import LEVELS, Config

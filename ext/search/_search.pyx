@@ -572,6 +572,28 @@ def perft(state, int depth) -> int:
         free(tr.old)
 
 
+def playout_returns(state, seed: int = 0) -> tuple:
+    """Each seat's return at the end of a game played on from ``state`` by the game's rollout
+    policy seeded ``seed`` (on a copy: ``state`` is left as it is). For Heir the policy is uniform
+    over the legal moves, as ``RandomBot(seed)`` plays."""
+    cdef const GameHandle* h = handle_of(state)
+    cdef uint64_t policy[4]
+    cdef double out[MAX_PLAYERS]
+    cdef void* s
+    cdef int q
+    Rng(seed)
+    rng_seed(policy, seed)
+    s = malloc(h.api.state_size)
+    if s == NULL:
+        raise MemoryError("playout_returns: cannot allocate a state")
+    memcpy(s, h.state, h.api.state_size)
+    with nogil:
+        h.api.rollout(h.tables, s, policy, NULL)
+        h.api.returns(h.tables, s, out)
+    free(s)
+    return tuple(out[q] for q in range(h.api.num_players))
+
+
 def run_playouts(state, int n, seed: int = 0):
     """``n`` random games from fresh deals of ``state``'s game and configuration, all in C without
     the GIL and without allocating per game.

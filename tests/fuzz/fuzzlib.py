@@ -441,7 +441,7 @@ def lockstep(ref: Any, rng: random.Random, plies: int) -> int:
 def random_game(rng: random.Random, engine: str = "core", cards: CardSet | None = None, config: Any = None,
                 plies: int | None = None) -> Any:
     """A game on ``engine`` from a random deal, played by random moves for ``plies`` plies (or to the end)."""
-    from omen_search.engines import new_game
+    from omen_search.games.heir.engines import new_game
 
     state = new_game(engine, seed=rng.randrange(2**64), cards=cards, config=config)
     while not state.is_terminal() and (plies is None or state.ply < plies):

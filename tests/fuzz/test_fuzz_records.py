@@ -25,7 +25,7 @@ from typing import Any
 from omen_search.advisor import Advisor
 from omen_search.analysis import analyze_game
 from omen_search.bots import GreedyBot, RandomBot
-from omen_search.engines import new_game
+from omen_search.games.heir.engines import new_game
 from omen_search.errors import OmenError
 from omen_search.records import make_record, replay
 from omen_search.search import Limit

@@ -3,14 +3,38 @@ player against the Corrupted Heir), with their set-up options, registered by nam
 
 from __future__ import annotations
 
+import difflib
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
-from omen_search.engines import new_game
-from omen_search.errors import UsageError
+from omen_search.errors import NotationError, UsageError
 from omen_search.game import Game, Option, register
-from omen_search.games.heir.cards import GODS, CardSet
+from omen_search.games.heir import positions, render
+from omen_search.games.heir.cards import GODS, CardSet, default_cards, load_cards
+from omen_search.games.heir.engines import new_game
+from omen_search.games.heir.heuristic import evaluate
 from omen_search.games.heir.notation import Move
-from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, LEVELS, Config
+from omen_search.games.heir.observe import observe, written_config
+from omen_search.games.heir.reference import GameState
+from omen_search.games.heir.rules import CITIES, DEFAULT_MAX_TURNS, LEVELS, Config
+
+HIDDEN_EMISSARY = "emissary (face down)"  # an opponent's Emissary choice, as the other seat sees it
+
+
+@dataclass(frozen=True)
+class CityOutlook:
+    """The wars ahead in one city, if the best move is played (the advice's ``war_outlook``)."""
+
+    city: int
+    tiles: int  # reward tiles still in the city
+    win_next: float  # probability that the player wins the city's next war (and takes its next tile)
+    expected_tiles: float  # reward tiles the player can expect to take from the city by the end
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"city": self.city, "tiles": self.tiles, "win_next": self.win_next,
+                "expected_tiles": self.expected_tiles}
+
 
 _COMMON = (
     Option("gods", "gods of seat 0 and seat 1", "anubis,horus", ("anubis,horus", "horus,anubis")),
@@ -25,6 +49,7 @@ class HeirGame(Game):
         self.solo = solo
         self.name = "heir-solo" if solo else "heir"
         self.players = 2
+        self.automaton = "corrupted-heir" if solo else None
         if solo:
             self.title = "Omen: Heir to the Dunes, against the Corrupted Heir (seat 1, an automaton)"
             self.options = (Option("level", "the Corrupted Heir's difficulty", "normal", LEVELS),) + _COMMON
@@ -45,6 +70,12 @@ class HeirGame(Game):
             return Config(level=options.get("level", "normal"), **common)
         return Config(first_player=options.get("first_player", 0), emissary=options.get("emissary", False), **common)
 
+    short_title = "Omen: Heir to the Dunes"
+
+    @property
+    def deciding_seats(self) -> tuple[int, ...]:
+        return (0,) if self.solo else (0, 1)
+
     def parse_move(self, text: str) -> Move:
         return Move.parse(text)
 
@@ -58,6 +89,148 @@ class HeirGame(Game):
         elif not self.owns(config):
             raise UsageError(f"config: {config!r} does not set up {self.name}")
         return new_game(engine, seed, cards, config)
+
+    # -- cards
+
+    def default_cards(self) -> CardSet:
+        return default_cards()
+
+    def load_cards(self, path: str | Path | None = None) -> CardSet:
+        return load_cards(path)
+
+    def describe_cards(self, cards: CardSet) -> str:
+        return render.describe_cards(cards)
+
+    def cards_json(self, cards: CardSet) -> dict[str, Any]:
+        return render.cards_json(cards)
+
+    def cards_table(self, cards: CardSet) -> str:
+        return render.cards_table(cards)
+
+    def card_names(self, cards: CardSet) -> tuple[str, ...]:
+        return tuple(c.name for kind in (cards.units, cards.rewards, cards.structures) for c in kind)
+
+    # -- what a player sees
+
+    def observe(self, state: Any, player: int) -> dict[str, Any]:
+        return observe(state, player)
+
+    def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
+        state, seat = positions.state_from_observation(observation, cards, root)
+        positions.reach_decision(state, root)
+        return state, seat
+
+    def game_of_document(self, data: Any, root: str, cards: Any = None) -> Game:
+        return positions.document_game(data, root, cards)
+
+    def describe_observation(self, observation: dict[str, Any], cards: Any = None) -> str:
+        """The board as the seat sees it, and its hand (the hidden cards of the state it is rebuilt
+        into are made up, so the opponent's VP, which hidden tiles count in, are not shown)."""
+        state, me = positions.state_from_observation(observation, cards)
+        hand = ", ".join(state.units[t].name + (f" x{n}" if n > 1 else "") for t, n in enumerate(state.hands[me]) if n)
+        return f"{render.describe_board(state, pov=me)}\n    your hand: {hand or '-'}"
+
+    def to_core(self, state: Any) -> Any:
+        if hasattr(state, "game_handle"):
+            return state
+        from omen_search._core import CoreState
+
+        return CoreState.from_state(state)
+
+    def public_move(self, state: Any, move: Any, pov: int) -> str:
+        return HIDDEN_EMISSARY if state.current_player != pov and move.verb == "emissary" else str(move)
+
+    hidden_move = HIDDEN_EMISSARY  # the only move an MO tree hides from the other seat
+
+    # -- positions and records
+
+    def load_position(self, data: Any, cards: Any = None, root: str = "position") -> GameState:
+        return positions.load_position(data, cards, root)
+
+    def to_position(self, state: Any) -> dict[str, Any]:
+        return positions.to_position(state)
+
+    def record_header(self, state: Any) -> dict[str, Any]:
+        return {"ruleset": state.cards.ruleset, "cards": {"name": state.cards.name, "sha256": state.cards.sha256},
+                "config": written_config(state.config)}
+
+    def read_record_header(self, record: dict[str, Any], cards: Any) -> Config:
+        return positions.read_record_header(record, cards)
+
+    def record_totals(self, state: Any) -> dict[str, Any]:
+        return {"turns": state.turn}
+
+    # -- for people
+
+    def describe_board(self, state: Any, pov: int | None = None) -> str:
+        return render.describe_board(state, pov)
+
+    def describe_seats(self, state: Any, players: list[str]) -> str:
+        return render.describe_seats(state, players)
+
+    def turn_header(self, state: Any) -> str | None:
+        return render.turn_header(state)
+
+    def describe_move(self, state: Any, move: Any) -> str:
+        return render.describe_move(state, move)
+
+    def describe_result(self, state: Any) -> str:
+        return render.describe_result(state)
+
+    def decision_name(self, state: Any) -> str:
+        return state.pending.kind if state.pending is not None else "none"
+
+    def unknown_name(self, state: Any, text: str) -> str | None:
+        """``unknown card 'opal statuary'; did you mean 'Opal Statuary'?`` for a move naming no card."""
+        try:
+            move = Move.parse(text)
+        except NotationError:
+            return None
+        names = list(self.card_names(state.cards))
+        for name in (move.card, move.target):
+            if name is not None and name not in names:
+                near = [n for n in names if n.casefold() == name.casefold()] or difflib.get_close_matches(name, names, 1)
+                return f"unknown card {name!r}" + (f"; did you mean {near[0]!r}?" if near else "")
+        return None
+
+    # -- for the tools
+
+    def evaluate(self, state: Any, player: int) -> float:
+        return evaluate(state, player)
+
+    outlook_key = "war_outlook"
+
+    def outlook(self, state: Any, stats: tuple[float, ...], visits: int) -> tuple[CityOutlook, ...]:
+        """Per city with reward tiles: the next war and the tiles taken, over the best move's
+        iterations (the core's statistics: per city the next wars won, then the tiles taken)."""
+        if not visits or not stats:
+            return ()
+        return tuple(CityOutlook(city, len(tiles), stats[city] / visits, stats[CITIES + city] / visits)
+                     for city, tiles in enumerate(state.city_tiles) if tiles)
+
+    def describe_outlook(self, items: tuple[Any, ...]) -> str:
+        if not items:
+            return ""
+        wars = ", ".join(f"city{c.city} {100 * c.win_next:.0f}% ({c.expected_tiles:.1f} of {c.tiles} tiles)"
+                         for c in items)
+        return f"next war won (expected tiles taken) after the best move: {wars}"
+
+    @property
+    def match_options(self) -> tuple[str, ...]:
+        """A match deals the gods pair by pair and lets the configured first player start."""
+        return tuple(o.name for o in self.options if o.name not in ("gods", "first_player"))
+
+    def match_config(self, config: Config, deal_bits: int) -> Config:
+        return replace(config, gods=GODS if deal_bits & 1 == 0 else (GODS[1], GODS[0]))
+
+    def seat_labels(self, config: Config) -> tuple[str, ...]:
+        return tuple(config.gods)
+
+    def card_played(self, move: Any) -> str | None:
+        return move.card if move.verb == "play" else None
+
+    def cards_held(self, state: Any, seat: int) -> set[str]:
+        return {state.units[t].name for t, n in enumerate(state.hands[seat]) if n}
 
 
 HEIR = register(HeirGame(solo=False))

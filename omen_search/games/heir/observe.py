@@ -13,7 +13,7 @@ from omen_search.errors import FormatError
 from omen_search.game import game_of
 from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.rules import CITIES, Config, Pending
-from omen_search.state import State
+from omen_search.games.heir.state import State
 
 OBSERVATION_FORMAT = "omen-observation/1"
 # The kinds of effect reference whose second entry is a card, written by its name: which kind of card.

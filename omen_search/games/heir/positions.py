@@ -18,7 +18,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
-from omen_search.errors import FormatError, OmenError, UsageError, shown
+from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
+from omen_search.documents import JsonReader
 from omen_search.game import Game, game_of, get_game
 from omen_search.games.heir.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, default_cards, load_cards
 from omen_search.games.heir.observe import (
@@ -54,7 +55,7 @@ from omen_search.games.heir.rules import (
 from omen_search.jsonio import parse_json, read_json_file
 from omen_search.limits import TURNS
 from omen_search.rng import MASK64, Rng
-from omen_search.state import State
+from omen_search.games.heir.state import State
 
 POSITION_FORMAT = "omen-position/1"
 
@@ -121,54 +122,14 @@ def to_position(state: State) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ reading
 
 
-class DocumentReader:
-    """Typed access to a JSON document (a position, an observation, a record) that reports the
-    path of every bad field; names of cards of ``cards`` are read as their ids."""
+class DocumentReader(JsonReader):
+    """A :class:`JsonReader` that reads names of cards of ``cards`` as their ids."""
 
     def __init__(self, cards: CardSet, root: str):
+        super().__init__(root)
         self.cards = cards
-        self.root = root
         self.unit_ids = {u.name: u.index for u in cards.units}
         self.tile_ids = {r.name: r.index for r in cards.rewards}
-
-    def fail(self, path: str, message: str) -> NoReturn:
-        raise FormatError(f"{path}: {message}")
-
-    def obj(self, data: Any, path: str) -> dict:
-        if not isinstance(data, dict):
-            self.fail(path, f"must be an object, got {type(data).__name__}")
-        return data
-
-    def get(self, obj: dict, key: str, path: str, default: Any = ...) -> Any:
-        if key not in obj:
-            if default is ...:
-                self.fail(f"{path}.{key}", "missing")
-            return default
-        return obj[key]
-
-    def integer(self, value: Any, path: str, lo: int = 0, hi: int = 10**9) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"must be an integer, got {shown(value)}")
-        if not lo <= value <= hi:
-            self.fail(path, f"must be from {lo} to {hi}, got {shown(value)}")
-        return value
-
-    def boolean(self, value: Any, path: str) -> bool:
-        if not isinstance(value, bool):
-            self.fail(path, f"must be true or false, got {shown(value)}")
-        return value
-
-    def choice(self, value: Any, path: str, choices: tuple) -> Any:
-        if value not in choices:
-            self.fail(path, f"unknown value {shown(value)} (expected one of {', '.join(map(str, choices))})")
-        return value
-
-    def items(self, value: Any, path: str, most: int = 200) -> list:
-        if not isinstance(value, list):
-            self.fail(path, f"must be a list, got {type(value).__name__}")
-        if len(value) > most:
-            self.fail(path, f"at most {most} entries, got {len(value)}")
-        return value
 
     def unit(self, name: Any, path: str) -> int:
         """One unit name, as its unit id."""
@@ -255,6 +216,18 @@ def read_config(r: DocumentReader, doc: dict, root: str) -> Config:
     )
     _check_game(r, doc, root, config)
     return config
+
+
+def read_record_header(record: dict, cards: CardSet) -> Config:
+    """The set-up of a game record, checking that it was played with ``cards``; raises
+    :class:`RecordError` naming another card set, :class:`FormatError` for a bad field."""
+    r = DocumentReader(cards, "record")
+    meta = r.obj(r.get(record, "cards", "record"), "record.cards")
+    if meta.get("sha256") != cards.sha256:
+        raise RecordError(
+            f"record.cards: played with card set {shown(meta.get('name'))}, not {cards.name!r}; pass its --cards file"
+        )
+    return read_config(r, record, "record")
 
 
 def _check_game(r: DocumentReader, doc: dict, root: str, config: Config) -> None:
@@ -717,3 +690,32 @@ def state_from_observation(
 
 def load_position_file(path: str | Path, cards_path: str | Path | None = None) -> GameState:
     return load_position(read_json_file(path, "position"), load_cards(cards_path), root=str(path))
+
+
+# ------------------------------------------------------------------------------ a hand-written observation
+
+
+def _fingerprint(state: GameState) -> tuple:
+    """What the rules may not touch while running on from a hand-written observation: the hands, and
+    how much the deck, the structures, the cities' tile stacks and the unused tiles hold."""
+    return (len(state.deck), [list(h) for h in state.hands], [sum(u) for u in state.under],
+            [len(t) for t in state.city_tiles], [len(u) for u in state.unused], list(state.emissaries))
+
+
+def reach_decision(state: GameState, root: str) -> None:
+    """A hand-written observation may leave out the pending decision (as a position may): run the
+    rules on to it, provided that only public things happen on the way (nothing is drawn,
+    revealed or dealt from a hidden place, which the observation could not say)."""
+    if state.pending is not None or state.is_terminal():
+        return
+    before, phase = _fingerprint(state), state.phase
+    try:
+        state.run_to_decision()
+    except OmenError:
+        raise
+    except Exception as exc:  # an inconsistent stack that loading did not catch
+        raise FormatError(f"{root}: inconsistent game state ({type(exc).__name__}: {exc})") from None
+    if _fingerprint(state) != before:
+        raise FormatError(f"{root}.pending: missing, and the game cannot go on from phase {phase!r} to the "
+                          "next decision without hidden cards: give the pending decision")
+

@@ -14,7 +14,7 @@ from omen_search.game import ENGINES
 from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.reference import GameState
 from omen_search.games.heir.rules import Config
-from omen_search.state import State
+from omen_search.games.heir.state import State
 
 EngineName = Literal["core", "reference"]
 

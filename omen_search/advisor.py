@@ -263,7 +263,7 @@ class Advisor:
             observed, pov = family.from_observation(source, self.cards)
             if observed.is_terminal():
                 raise UsageError("advise: the game in the observation is over")
-            game = self.game or game_of(observed.config)
+            game = self.game or family.game_of_document(source, "observation", self.cards)
             mover = observed.current_player
             if mover != pov:
                 raise FormatError(
@@ -273,7 +273,7 @@ class Advisor:
             return game, game.to_core(observed), pov
         if isinstance(source, dict):
             state = replay(source, self.cards, upto=ply, game=self.game)
-            family = self.game or record_game(source)
+            game = self.game or record_game(source).game_of_document(source, "record", self.cards)
         elif ply is not None:
             raise UsageError("ply: only a game record takes a ply")
         elif not hasattr(source, "legal_move_ids") and not hasattr(source, "legal_moves"):
@@ -281,13 +281,13 @@ class Advisor:
                              f"{type(source).__name__}")
         else:
             state = source
-            family = self.game or game_of(state.config)
+            game = self.game or game_of(state.config)
         if state.is_terminal():
             raise UsageError(f"advise: the game is over at ply {state.ply}")
         pov = state.current_player
         # only what the player to move sees goes into the search
-        seen, _ = family.from_observation(family.observe(state, pov), getattr(state, "cards", None))
-        return self.game or game_of(seen.config), family.to_core(seen), pov
+        seen, _ = game.from_observation(game.observe(state, pov), getattr(state, "cards", None))
+        return game, game.to_core(seen), pov
 
     def _advice(self, game: Game, core: Any, pov: int, searches: list[Any], started: float, rng: Rng,
                 final: bool) -> Advice:

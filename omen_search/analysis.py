@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from omen_search.errors import UsageError
-from omen_search.game import Game, game_of
+from omen_search.game import Game
 from omen_search.limits import WORKERS, check_int
 from omen_search.records import record_game, replay
 from omen_search.rng import MASK64
@@ -193,7 +193,7 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
         raise UsageError(f"thresholds: three increasing points of win % above 0, got {list(thresholds)!r}")
     started = time.perf_counter()
     final = replay(record, cards, game=game)  # checks the whole record first
-    played = game or game_of(final.config)
+    played = game or family.game_of_document(record, "record", cards)
     if player not in played.deciding_seats:
         raise UsageError(f"player: seat {player} is {played.automaton}, which makes no decisions; review seat "
                          f"{' or '.join(map(str, played.deciding_seats))}")

@@ -141,7 +141,7 @@ def _config(args: argparse.Namespace) -> Any:
     for name in given:
         if name not in own:
             raise UsageError(f"{_flag(name)}: not an option of --game {game.name} "
-                             f"(its options: {', '.join(_flag(n) for n in own)})")
+                             f"({'its options: ' + ', '.join(_flag(n) for n in own) if own else 'it has none here'})")
     try:
         return game.config(**given)
     except UsageError as exc:
@@ -555,7 +555,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "inaccuracy, mistake, blunder for a loss of at least 5, 10, 15 points of win % "
                                    "(lichess's thresholds), none when the estimates' 95% intervals overlap.")
     p.add_argument("record", metavar="RECORD", help="game record (JSON) written by `play --record`")
-    p.add_argument("--player", type=int, choices=(0, 1), required=True, help="the seat to review")
+    p.add_argument("--player", type=int, required=True, help="the seat to review (0 first)")
     _add_document_game(p, "record")
     p.add_argument("--iterations", type=_iterations, default=ANALYZE_ITERATIONS,
                    help=f"search iterations per decision (default {ANALYZE_ITERATIONS})")

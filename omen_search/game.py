@@ -239,6 +239,12 @@ class Game(ABC):
         """The names of the cards in a seat's hand: the balance report counts the cards drawn."""
         return set()
 
+    def adapter(self, cards: Any = None) -> Any:
+        """What the OpenSpiel and PettingZoo adapters (:mod:`omen_search.adapters`) need of the game:
+        its actions as dense indices and its observations as tensors (see ``adapters/spec.py``);
+        raises :class:`UsageError` for a game that has none."""
+        raise UsageError(f"adapters: {self.name} has no adapter")
+
     outlook_key: str | None = None  # the advice field of :meth:`outlook` (None: the game has none)
 
     def outlook(self, state: Any, stats: tuple[float, ...], visits: int) -> tuple[Any, ...]:

@@ -198,6 +198,11 @@ class HeirGame(Game):
     def evaluate(self, state: Any, player: int) -> float:
         return evaluate(state, player)
 
+    def adapter(self, cards: Any = None) -> Any:
+        from omen_search.games.heir.adapter import HeirAdapter
+
+        return HeirAdapter(self, cards if cards is not None else default_cards())
+
     outlook_key = "war_outlook"
 
     def outlook(self, state: Any, stats: tuple[float, ...], visits: int) -> tuple[CityOutlook, ...]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from omen_search._core import CoreState, bench_clone
-from omen_search._search import run_playouts
+from omen_search._core import CoreState
+from omen_search._search import bench_clone, run_playouts
 from omen_search.bench import _midgame
 from omen_search.bots import RandomBot
+from omen_search.game import get_game
 from omen_search.games.heir.reference import GameState
 
 ENGINES = ("core", "reference")
@@ -22,14 +23,14 @@ ENGINES = ("core", "reference")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_clone(benchmark, engine):
     benchmark.group = "clone"
-    state = _midgame(engine)
+    state = _midgame(get_game("heir"), engine)
     benchmark(state.clone)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_apply_undo(benchmark, engine):
     benchmark.group = "apply+undo"
-    state = _midgame(engine)
+    state = _midgame(get_game("heir"), engine)
     move = state.legal_moves()[0]
 
     def step():
@@ -42,7 +43,7 @@ def test_apply_undo(benchmark, engine):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_legal_moves(benchmark, engine):
     benchmark.group = "legal moves"
-    state = _midgame(engine)
+    state = _midgame(get_game("heir"), engine)
     benchmark(state.legal_move_ids if engine == "core" else state.legal_moves)
 
 

@@ -1,4 +1,4 @@
-"""Speed of the rules engines, measured in one run: the core against the reference.
+"""Speed of a game's rules engines, measured in one run: the core against the reference.
 
 Everything is timed in the same process, one after the other, so the ratios compare like with like
 on whatever machine runs it. ``signature`` is a deterministic count and hash over a fixed list of
@@ -15,10 +15,9 @@ import time
 from typing import Any
 
 from omen_search.bots import RandomBot
-from omen_search.games.heir.engines import new_game
-from omen_search.games.heir.reference import GameState
+from omen_search.game import DEFAULT_GAME, Game, get_game
 from omen_search.perft import perft
-from omen_search.search import Limit, ismcts
+from omen_search.search import Limit, ismcts, move_id
 
 MIN_SECONDS = 0.05  # the shortest measurement: a search or a game needs some milliseconds
 SIGNATURE_GAMES = 200  # seeds 0..199
@@ -36,21 +35,22 @@ def _rate(fn, min_seconds: float) -> tuple[float, int]:
             return n / elapsed, n
 
 
-def _midgame(engine: str, seed: int = 11, plies: int = 40) -> Any:
-    state = new_game(engine, seed)
+def _midgame(game: Game, engine: str, seed: int = 11, plies: int = 40) -> Any:
+    state = game.new_initial_state(seed, engine=engine)
     bot = RandomBot(seed)
     while state.ply < plies and not state.is_terminal():
         state.apply(bot.choose(state))
     return state
 
 
-def signature() -> dict[str, Any]:
-    """Plies and a hash over seeded core playouts plus perft counts: changes only with behaviour."""
-    from omen_search._core import CoreState
+def signature(game: Game | None = None) -> dict[str, Any]:
+    """Plies and a hash over seeded core playouts plus perft counts of ``game`` (default
+    :data:`DEFAULT_GAME`) in its default set-up: changes only with behaviour."""
     from omen_search._search import run_playouts
 
-    scores, plies = run_playouts(CoreState.new(), SIGNATURE_GAMES, seed=0)
-    counts = [perft(CoreState.new(seed=s), d) for s, d in SIGNATURE_PERFT]
+    game = game or get_game(DEFAULT_GAME)
+    scores, plies = run_playouts(game.new_initial_state(0), SIGNATURE_GAMES, seed=0)
+    counts = [perft(game.new_initial_state(s), d) for s, d in SIGNATURE_PERFT]
     h = hashlib.sha256(scores.tobytes() + plies.tobytes() + repr(counts).encode()).hexdigest()[:16]
     return {"games": SIGNATURE_GAMES, "plies": int(plies.sum()), "perft": counts, "hash": h}
 
@@ -60,22 +60,24 @@ def _per_s(count: float, seconds: float) -> float:
     return count / seconds if count and seconds > 0 else 0.0
 
 
-def run_bench(seconds: float = 1.0) -> dict[str, Any]:
-    """Measure clone, apply+undo, legal-move generation and random playouts on both engines, each
-    for ``seconds`` (at least :data:`MIN_SECONDS`, so that every measurement counts something)."""
-    from omen_search._core import CoreState, bench_clone
-    from omen_search._search import run_playouts, search
+def run_bench(seconds: float = 1.0, game: Game | None = None) -> dict[str, Any]:
+    """Measure clone, apply+undo, legal-move generation and random playouts of ``game`` (default
+    :data:`DEFAULT_GAME`) on both engines, each for ``seconds`` (at least :data:`MIN_SECONDS`, so
+    that every measurement counts something)."""
+    from omen_search._search import bench_clone, run_playouts, search, state_size
 
     seconds = max(seconds, MIN_SECONDS)
+    game = game or get_game(DEFAULT_GAME)
 
-    out: dict[str, Any] = {"machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+    out: dict[str, Any] = {"game": game.name,
+                           "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
                            "python": platform.python_version()}
     per = max(seconds / 4, 0.05)
     for engine in ("core", "reference"):
-        state = _midgame(engine)
+        state = _midgame(game, engine)
         move = state.legal_moves()[0]
         if engine == "core":
-            mid = state.move_id(move)
+            mid = move_id(state, move)
             out["core_clone_per_s"] = _rate(state.clone, per)[0]
             out["core_legal_moves_per_s"] = _rate(state.legal_move_ids, per)[0]
             out["core_apply_undo_per_s"] = _rate(lambda: (state.apply_id(mid), state.undo()), per)[0]
@@ -86,7 +88,7 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
 
     games, start, plies = 0, time.perf_counter(), 0
     while games == 0 or time.perf_counter() - start < seconds:  # one game at least, however short the time
-        s = GameState.new(seed=games)
+        s = game.new_initial_state(games, engine="reference")
         bot = RandomBot(games)
         while not s.is_terminal():
             s.apply_trusted(bot.choose(s))
@@ -94,7 +96,7 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
         games += 1
     ref_rate = games / (time.perf_counter() - start)
 
-    deal = CoreState.new()  # the game and set-up run_playouts deals again and again
+    deal = game.new_initial_state(0)  # the game and set-up run_playouts deals again and again
     batch, core_games, start, core_plies = 500, 0, time.perf_counter(), 0
     while core_games == 0 or time.perf_counter() - start < seconds:
         _, p = run_playouts(deal, batch, seed=core_games)
@@ -102,19 +104,19 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
         core_plies += int(p.sum())
     core_rate = core_games / (time.perf_counter() - start)
 
-    probe = search(CoreState.new(seed=3), 0, seconds, 0.7, False, 1, 4_000_000)
+    probe = search(game.new_initial_state(3), 0, seconds, 0.7, False, 1, 4_000_000)
     threads = max(2, min(4, os.cpu_count() or 1))  # root parallelism: one search per thread
-    parallel = ismcts(CoreState.new(seed=3), Limit(seconds=seconds), seed=1, workers=threads)
+    parallel = ismcts(game.new_initial_state(3), Limit(seconds=seconds), seed=1, workers=threads)
 
     n = 2_000_000
-    clone_s, memcpy_s, _ = bench_clone(_midgame("core"), n)
+    clone_s, memcpy_s, _ = bench_clone(_midgame(game, "core"), n)
     out.update({
         "core_playouts_per_s": core_rate,
         "reference_playouts_per_s": ref_rate,
         "ratio": core_rate / ref_rate,
         "plies_per_playout": core_plies / core_games,
         "core_plies_per_s": core_rate * core_plies / core_games,
-        "state_bytes": CoreState.state_size(),
+        "state_bytes": state_size(deal),
         "clone_ns_c_loop": clone_s / n * 1e9,
         "memcpy_ns_c_loop": memcpy_s / n * 1e9,
         "clone_vs_memcpy": clone_s / memcpy_s,
@@ -123,7 +125,7 @@ def run_bench(seconds: float = 1.0) -> dict[str, Any]:
         "ismcts_threads_iterations_per_s": _per_s(parallel.iterations, parallel.seconds),
         "ismcts_thread_scaling": _per_s(_per_s(parallel.iterations, parallel.seconds),
                                         _per_s(probe["iterations"], probe["seconds"])),
-        "signature": signature(),
+        "signature": signature(game),
     })
     out["ratios"] = {
         "playouts": out["ratio"],

@@ -303,7 +303,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from omen_search.bench import format_bench, run_bench
 
-    result = run_bench(args.seconds)
+    result = run_bench(args.seconds, get_game(args.game))
     print(json.dumps(result) if args.json else format_bench(result))
     return 0
 
@@ -624,6 +624,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_selfcheck)
 
     p = sub.add_parser("bench", help="measure the core against the reference engine (rates and ratios)")
+    _add_game_flag(p)
     p.add_argument("--seconds", type=_seconds, default=2.0, help="time per measurement (default 2, at least 0.05)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_bench)

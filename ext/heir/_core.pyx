@@ -748,48 +748,4 @@ cdef class CoreState:
     def rng(self):
         return Rng.from_state([self.s.rng[k] for k in range(4)])
 
-    @staticmethod
-    def state_size() -> int:
-        """Bytes in the flat state (what a clone copies)."""
-        return sizeof(State)
-
-
-def bench_clone(CoreState state, long n):
-    """Seconds for ``n`` clones of ``state`` and for ``n`` bare memcpys of as many bytes, both in C loops.
-
-    Each iteration changes the source and reads the copy, so neither loop can be optimised away.
-    """
-    import time
-    cdef State src, dst
-    cdef char* raw_src = <char*>malloc(sizeof(State))
-    cdef char* raw_dst = <char*>malloc(sizeof(State))
-    cdef long i
-    cdef uint64_t sink = 0
-    if raw_src == NULL or raw_dst == NULL:
-        free(raw_src)
-        free(raw_dst)
-        raise MemoryError()
-    memcpy(&src, &state.s, sizeof(State))
-    memcpy(raw_src, &state.s, sizeof(State))
-    t0 = time.perf_counter()
-    with nogil:
-        for i in range(n):
-            src.ply = <uint32_t>i
-            omen_barrier(&src)
-            clone_state(&dst, &src)
-            omen_barrier(&dst)
-            sink += dst.ply
-    t1 = time.perf_counter()
-    with nogil:
-        for i in range(n):
-            (<uint32_t*>raw_src)[0] = <uint32_t>i
-            omen_barrier(raw_src)
-            memcpy(raw_dst, raw_src, sizeof(State))
-            omen_barrier(raw_dst)
-            sink += (<uint32_t*>raw_dst)[0]
-    t2 = time.perf_counter()
-    free(raw_src)
-    free(raw_dst)
-    return t1 - t0, t2 - t1, sink
-
 

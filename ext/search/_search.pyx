@@ -572,6 +572,64 @@ def perft(state, int depth) -> int:
         free(tr.old)
 
 
+cdef extern from *:
+    """
+    static inline void omen_search_barrier(void* p) { __asm__ __volatile__("" : : "g"(p) : "memory"); }
+    """
+    void omen_search_barrier(void* p) nogil  # a compiler barrier: the bytes at p are used
+
+
+def state_size(state) -> int:
+    """Bytes in the game's flat state: what the search copies to clone it."""
+    return handle_of(state).api.state_size
+
+
+def bench_clone(state, long n):
+    """Seconds for ``n`` clones of ``state`` as the search makes them (a copy of the game's
+    ``state_size`` bytes from its state) and for ``n`` bare memcpys of as many bytes between two
+    heap buffers, both in C loops. Each iteration changes the source and reads the copy, so
+    neither loop can be optimised away. Returns ``(clone_s, memcpy_s, sink)``."""
+    import time
+    cdef const GameHandle* h = handle_of(state)
+    cdef size_t size = h.api.state_size
+    cdef char* src = <char*>malloc(size)
+    cdef char* dst = <char*>malloc(size)
+    cdef char* raw_src = <char*>malloc(size)
+    cdef char* raw_dst = <char*>malloc(size)
+    cdef long i
+    cdef uint64_t sink = 0
+    if src == NULL or dst == NULL or raw_src == NULL or raw_dst == NULL:
+        free(src)
+        free(dst)
+        free(raw_src)
+        free(raw_dst)
+        raise MemoryError("bench_clone: cannot allocate the states")
+    memcpy(src, h.state, size)
+    memcpy(raw_src, h.state, size)
+    t0 = time.perf_counter()
+    with nogil:
+        for i in range(n):
+            src[size - 1] = <char>i
+            omen_search_barrier(src)
+            memcpy(dst, src, h.api.state_size)
+            omen_search_barrier(dst)
+            sink += <uint8_t>dst[size - 1]
+    t1 = time.perf_counter()
+    with nogil:
+        for i in range(n):
+            raw_src[size - 1] = <char>i
+            omen_search_barrier(raw_src)
+            memcpy(raw_dst, raw_src, size)
+            omen_search_barrier(raw_dst)
+            sink += <uint8_t>raw_dst[size - 1]
+    t2 = time.perf_counter()
+    free(src)
+    free(dst)
+    free(raw_src)
+    free(raw_dst)
+    return t1 - t0, t2 - t1, sink
+
+
 def playout_returns(state, seed: int = 0) -> tuple:
     """Each seat's return at the end of a game played on from ``state`` by the game's rollout
     policy seeded ``seed`` (on a copy: ``state`` is left as it is). For Heir the policy is uniform

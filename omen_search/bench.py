@@ -36,10 +36,14 @@ def _rate(fn, min_seconds: float) -> tuple[float, int]:
 
 
 def _midgame(game: Game, engine: str, seed: int = 11, plies: int = 40) -> Any:
+    """A seeded random game ``plies`` plies in, or one ply before its end if it is shorter."""
     state = game.new_initial_state(seed, engine=engine)
     bot = RandomBot(seed)
-    while state.ply < plies and not state.is_terminal():
+    while state.ply < plies:
         state.apply(bot.choose(state))
+        if state.is_terminal():
+            state.undo()
+            break
     return state
 
 

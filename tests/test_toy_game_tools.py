@@ -125,6 +125,12 @@ def test_every_command_plays_the_toy_game(tricks, capsys, tmp_path):
     assert status == 0 and "agree at every ply" in out
     status, out, _ = run(capsys, "demo", "--game", "tricks-3", "--seat", "2", "--iterations", "50")
     assert status == 0 and "advises and plays seat 2" in out and "Game over" in out
+    status, out, _ = run(capsys, "bench", "--game", "tricks-3", "--seconds", "0.05", "--json")
+    result = json.loads(out)
+    assert status == 0 and result["game"] == "tricks-3" and result["signature"]["games"] == 200
+    assert result["state_bytes"] == len(tricks.new_initial_state(0).state_bytes())
+    status, out, _ = run(capsys, "cards", "--game", "tricks-3")
+    assert status == 0 and "tricks-3 has no card set" in out
 
 
 def _leaves(state, depth):

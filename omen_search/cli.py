@@ -427,7 +427,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def cmd_engine(args: argparse.Namespace) -> int:
     from omen_search.engine_protocol import EngineServer
 
-    return EngineServer(sys.stdin, sys.stdout, cards=get_game(args.game).load_cards(args.cards)).serve()
+    game = get_game(args.game)
+    return EngineServer(sys.stdin, sys.stdout, cards=game.load_cards(args.cards), game=game).serve()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ from typing import IO, Any
 from omen_search import __version__
 from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
 from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
-from omen_search.game import DEFAULT_GAME, get_game
+from omen_search.game import DEFAULT_GAME, Game, get_game
 from omen_search.jsonio import MAX_JSON_BYTES, parse_json
 from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.records import RECORD_FORMAT
@@ -190,10 +190,12 @@ def _valid_id(value: Any) -> bool:
 
 class EngineServer:
     """Serves queries from ``stdin`` on ``stdout`` until stdin closes (:meth:`serve`). ``cards``
-    is the card set of the observations and records (None: the built-in set)."""
+    is the card set of the observations and records of ``game``'s family (None: the built-in
+    set); the documents of another game are read with that game's own built-in set."""
 
-    def __init__(self, stdin: IO[str], stdout: IO[str], cards: Any = None):
+    def __init__(self, stdin: IO[str], stdout: IO[str], cards: Any = None, game: Game | None = None):
         self.stdin, self.stdout, self.cards = stdin, stdout, cards
+        self.family = (game or get_game(DEFAULT_GAME)).family
         self.queue: queue.Queue[Query | None] = queue.Queue()
         self.lock = threading.Lock()  # one line at a time; guards running, pending, replied
         self.running: tuple[Query, Advisor] | None = None
@@ -316,8 +318,22 @@ class EngineServer:
 
     # -- the main thread
 
+    @staticmethod
+    def _family_of(query: Query, game: Game | None) -> str | None:
+        """The family of the game a query's document is of (None: not known here; reading the
+        document will say what is wrong with it)."""
+        if game is not None:
+            return game.family
+        named = query.source.get("game", DEFAULT_GAME) if isinstance(query.source, dict) else DEFAULT_GAME
+        try:
+            return get_game(named).family
+        except UsageError:
+            return None
+
     def _answer(self, query: Query) -> None:
-        advisor = Advisor(query.limit, query.algorithm, query.seed, query.workers, cards=self.cards)
+        game = get_game(query.game) if query.game is not None else None  # checked when the query was read
+        cards = self.cards if self._family_of(query, game) in (None, self.family) else None
+        advisor = Advisor(query.limit, query.algorithm, query.seed, query.workers, cards=cards, game=game)
         with self.lock:
             if query.replied:  # terminated while it waited
                 return
@@ -333,7 +349,7 @@ class EngineServer:
             return query.terminated
 
         try:
-            _check_game(query, self.cards)
+            _check_game(query, cards)
             advice = advisor.advise(query.source, query.ply, on_progress=report if query.report_every else None,
                                     report_every=query.report_every)
         except OmenError as exc:

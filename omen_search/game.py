@@ -71,6 +71,12 @@ class Game(ABC):
         both); ``config`` defaults to ``config()``."""
 
     @property
+    def family(self) -> str:
+        """The games that share rules and card sets (Heir's ``heir`` and ``heir-solo``): a card
+        file of one is a card file of all of them."""
+        return self.name
+
+    @property
     def short_title(self) -> str:
         """The game's name in a banner line."""
         return self.title

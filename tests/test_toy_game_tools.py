@@ -17,6 +17,7 @@ from cli_helper import assert_one_line_error, run
 from omen_search.advisor import Advisor
 from omen_search.analysis import analyze_game
 from omen_search.errors import FormatError, UsageError
+from omen_search.game import get_game
 from omen_search.records import make_record, replay
 from omen_search.search import Limit
 from toy_game.build import NoCompilerError
@@ -150,3 +151,26 @@ def _leaves(state, depth):
 ])
 def test_bad_input_for_the_toy_game_is_one_line(tricks, capsys, argv, words):
     assert_one_line_error(*run(capsys, *argv), *words)
+
+
+def test_the_engine_protocol_advises_any_seat_of_the_toy_game(tricks):
+    """A query names its game; the engine (started for Heir, with Heir's card set) advises the seat
+    of a tricks-3 observation that decides, and refuses a query whose observation is of another game."""
+    import io
+
+    from omen_search.engine_protocol import EngineServer
+
+    state = _played(tricks, 21, 5)
+    observation = tricks.observe(state, state.current_player)
+    queries = [{"id": 1, "observation": observation, "game": "tricks-3", "maxIterations": 200},
+               {"id": 2, "observation": observation, "maxIterations": 100},
+               {"id": 3, "observation": observation, "game": "heir", "maxIterations": 100}]
+    out = io.StringIO()
+    heir = get_game("heir")
+    assert EngineServer(io.StringIO("".join(json.dumps(q) + "\n" for q in queries)), out,
+                        cards=heir.default_cards(), game=heir).serve() == 0
+    replies = {r["id"]: r for r in map(json.loads, out.getvalue().splitlines())}
+    for answered in (1, 2):  # the game from the query, or from the observation's own "game"
+        assert replies[answered]["pov"] == state.current_player
+        assert {m["move"] for m in replies[answered]["moves"]} == {str(m) for m in state.legal_moves()}
+    assert replies[3]["field"] == "game" and "tricks-3" in replies[3]["error"]

@@ -22,7 +22,7 @@ def observe(state: TricksView, player: int) -> dict[str, Any]:
     check_seat(state.players, player)
     own_discard = state.discards[player]
     return {
-        "game": "tricks",
+        "game": f"tricks-{state.players}",  # the game's registered name, as the tools look it up
         "players": state.players,
         "seat": player,
         "to_move": state.current_player,

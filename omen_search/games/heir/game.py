@@ -71,6 +71,7 @@ class HeirGame(Game):
         return Config(first_player=options.get("first_player", 0), emissary=options.get("emissary", False), **common)
 
     short_title = "Omen: Heir to the Dunes"
+    family = "heir"  # type: ignore[assignment]  # both games read the same card files
 
     @property
     def deciding_seats(self) -> tuple[int, ...]:

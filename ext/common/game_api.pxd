@@ -3,7 +3,7 @@
 #
 # A game's core fills one constant GameApi table with its sizes and functions; each of its state
 # objects lends the search a GameHandle (the table, the compiled tables of its card set, its
-# configuration and its flat state) through a capsule named "omen_search.GameHandle". The search copies
+# configuration and its flat state) through a capsule named GAME_HANDLE_NAME ("omen_search.GameHandle"). The search copies
 # states with memcpy(state_size) and calls only these functions, all without the GIL and without
 # Python objects, so it knows no game's struct. The calls are coarse where it matters for speed:
 # a whole random rollout is one call into the game, so the per-ply loop stays inside the game's
@@ -16,6 +16,12 @@
 from libc.stdint cimport int32_t, uint64_t
 
 from omen_trail cimport Trail
+
+cdef extern from *:
+    """
+    #define OMEN_GAME_HANDLE_NAME "omen_search.GameHandle"
+    """
+    const char* GAME_HANDLE_NAME "OMEN_GAME_HANDLE_NAME"  # the capsule name a core's game_handle() uses
 
 cdef enum:
     MAX_PLAYERS = 4       # the most players any game may have (the search keeps a tree per player)

@@ -26,7 +26,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 
 from core_state cimport *
-from game_api cimport HIDDEN_MOVE, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
+from game_api cimport GAME_HANDLE_NAME, HIDDEN_MOVE, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
 from omen_rng cimport rng_below, rng_next, rng_seed
 from omen_trail cimport TRAIL_MAX_STATE, trail_log, trail_undo
 
@@ -581,7 +581,7 @@ cdef class CoreState:
         self.handle.tables = &self.tables.tb
         self.handle.config = &self.deal
         self.handle.state = &self.s
-        return PyCapsule_New(&self.handle, "omen_search.GameHandle", NULL)
+        return PyCapsule_New(&self.handle, GAME_HANDLE_NAME, NULL)
 
     # -- views with the reference engine's attribute names (games.heir.observe reads these)
 

@@ -26,7 +26,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from game_api cimport HIDDEN_MOVE, MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
+from game_api cimport GAME_HANDLE_NAME, HIDDEN_MOVE, MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
 from omen_rng cimport rng_below, rng_next, rng_seed
 from omen_trail cimport TRAIL_MAX_STATE, Trail, trail_undo
 
@@ -356,7 +356,7 @@ cdef const GameHandle* handle_of(state) except NULL:
         capsule = state.game_handle()
     except AttributeError:
         raise UsageError(f"search: {type(state).__name__} is not a state of a game's core") from None
-    h = <const GameHandle*>PyCapsule_GetPointer(capsule, "omen_search.GameHandle")
+    h = <const GameHandle*>PyCapsule_GetPointer(capsule, GAME_HANDLE_NAME)
     api = h.api
     name = api.name.decode("utf-8", "replace")
     for what, value, low, high in (("num_players", api.num_players, 1, MAX_PLAYERS),

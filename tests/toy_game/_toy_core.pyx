@@ -12,7 +12,7 @@ from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memset
 
-from game_api cimport HIDDEN_MOVE, MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
+from game_api cimport GAME_HANDLE_NAME, HIDDEN_MOVE, MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
 from omen_rng cimport rng_below, rng_seed
 from omen_trail cimport TRAIL_MAX_STATE, Trail, trail_log, trail_undo
 
@@ -472,4 +472,4 @@ cdef class CoreState:
         self.handle.tables = NULL
         self.handle.config = &self.deal
         self.handle.state = &self.s
-        return PyCapsule_New(&self.handle, "omen_search.GameHandle", NULL)
+        return PyCapsule_New(&self.handle, GAME_HANDLE_NAME, NULL)

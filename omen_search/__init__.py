@@ -10,8 +10,8 @@ The front door: find a game, start one, search it, ask for advice, play a match,
 >>> result.best in state.legal_moves()
 True
 
-The data flows one way: card data (:mod:`omen_search.games.heir.cards`) → a game's rules
-(:mod:`omen_search.games`: the reference engine and the core) → the search
+The data flows one way: a game's folder (:mod:`omen_search.games`: card data, rules, the
+reference engine and the core), found by name through :mod:`omen_search.game` → the search
 (:mod:`omen_search.search`) → the tools (:mod:`omen_search.advisor`, :mod:`omen_search.match`,
 :mod:`omen_search.analysis`, …) → the command line. The names below load their module when first
 used, so ``import omen_search`` stays light and no layer imports one above it.
@@ -23,14 +23,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from omen_search.errors import OmenError
-from omen_search.games.heir.cards import CardSet, default_cards, load_cards
-from omen_search.games.heir.notation import Move
 
 if TYPE_CHECKING:
     from omen_search.advisor import Advice, Advisor
     from omen_search.analysis import GameReview, analyze_game
     from omen_search.game import Game, all_games, get_game
     from omen_search.match import MatchResult, play_match
+    from omen_search.games.heir.cards import CardSet, default_cards, load_cards
+    from omen_search.games.heir.notation import Move
     from omen_search.games.heir.positions import load_observation, load_position
     from omen_search.records import load_record
     from omen_search.search import Limit, SearchResult, ismcts
@@ -43,6 +43,9 @@ _LAZY = {
     "play_match": "omen_search.match", "MatchResult": "omen_search.match",
     "analyze_game": "omen_search.analysis", "GameReview": "omen_search.analysis",
     "load_record": "omen_search.records",
+    # Heir's own (the default game's) card sets, moves and documents
+    "CardSet": "omen_search.games.heir.cards", "default_cards": "omen_search.games.heir.cards",
+    "load_cards": "omen_search.games.heir.cards", "Move": "omen_search.games.heir.notation",
     "load_position": "omen_search.games.heir.positions", "load_observation": "omen_search.games.heir.positions",
 }
 

@@ -53,8 +53,8 @@ from tqdm import tqdm  # noqa: E402
 
 from omen_search._core import CoreState  # noqa: E402
 from omen_search._search import run_playouts  # noqa: E402
-from omen_search.adapters.actions import action_of  # noqa: E402
 from omen_search.adapters.openspiel import OmenState  # noqa: E402  (registers omen_heir)
+from omen_search.games.heir.actions import action_of  # noqa: E402
 from omen_search.search import Limit, ismcts  # noqa: E402
 from omen_search.stats import wilson  # noqa: E402
 

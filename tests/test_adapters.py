@@ -1,5 +1,7 @@
-"""The ecosystem adapters: the shared action space and observation encoding, Omen as OpenSpiel
-games, a PettingZoo AEC environment, and the OpenSpiel side-by-side script (smoke run)."""
+"""The ecosystem adapters: Heir's action space and observation encoding, the games as OpenSpiel
+games and PettingZoo AEC environments (Heir, and the three-player toy game "tricks" of
+tests/toy_game, which must play through them as any registered game), and the OpenSpiel side-by-side
+script (smoke run)."""
 
 from __future__ import annotations
 
@@ -14,11 +16,11 @@ import pytest
 
 import omen_search
 from omen_search._core import CoreState
-from omen_search.adapters.actions import NUM_ACTIONS, action_of, packed_of
-from omen_search.adapters.encoding import SCALARS, ObservationEncoder
 from omen_search.bots import RandomBot
 from omen_search.errors import OmenError
+from omen_search.games.heir.actions import NUM_ACTIONS, action_of, packed_of
 from omen_search.games.heir.cards import default_cards
+from omen_search.games.heir.encoding import SCALARS, ObservationEncoder
 from omen_search.games.heir.rules import Config
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,9 +56,18 @@ def test_actions_outside_the_space_are_refused(action):
 def test_doctests_of_the_encoding():
     import doctest
 
-    from omen_search.adapters import encoding
+    from omen_search.games.heir import encoding
 
     failed, attempted = doctest.testmod(encoding)
+    assert attempted > 0 and failed == 0
+
+
+def test_doctests_of_heirs_adapter():
+    import doctest
+
+    from omen_search.games.heir import adapter
+
+    failed, attempted = doctest.testmod(adapter)
     assert attempted > 0 and failed == 0
 
 
@@ -288,6 +299,228 @@ def test_pettingzoo_observation_hides_the_opponents_hand(pettingzoo_env):
     other = env.core.determinized(0, 1)
     env.core = other
     assert (env.observe("player_0")["observation"] == seen).all()
+
+
+# ------------------------------------------------------------------------ a game that is not Heir
+
+
+@pytest.fixture
+def tricks(monkeypatch):
+    """``tricks-3`` registered for this test only, in a copy of the registry (its core built, or the
+    test skipped)."""
+    import omen_search.game as registry
+    from toy_game.build import NoCompilerError
+    from toy_game.game import ToyGame
+
+    game = ToyGame(3)
+    try:
+        game.new_initial_state(0, engine="core")
+    except NoCompilerError as exc:
+        pytest.skip(str(exc))
+    registry.all_games()  # the package's games first, as a user's registry holds them
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    return registry.register(game)
+
+
+@pytest.fixture
+def tricks_spiel(pyspiel, tricks):
+    """``omen_tricks_3``: the toy game registered with OpenSpiel on demand."""
+    from omen_search.adapters.openspiel import register_openspiel_game
+
+    assert register_openspiel_game(tricks) == "omen_tricks_3"
+    return pyspiel.load_game("omen_tricks_3")
+
+
+def _dealt_and_played(game, deal: int, plies: int, rng: random.Random):
+    state = game.new_initial_state()
+    state.apply_action(deal)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_every_game_with_an_adapter_has_an_openspiel_name(pyspiel):
+    from omen_search.adapters.openspiel import GAMES
+    from omen_search.adapters.spec import GameAdapter
+    from omen_search.game import get_game
+
+    assert {"omen_heir", "omen_heir_solo"} <= set(GAMES) <= set(pyspiel.registered_names())
+    assert [pyspiel.load_game(name).num_players() for name in ("omen_heir", "omen_heir_solo")] == [2, 1]
+    for name in ("heir", "heir-solo"):
+        assert isinstance(get_game(name).adapter(), GameAdapter)
+
+
+def test_the_toy_game_through_openspiel_random_simulations(tricks_spiel, pyspiel):
+    """OpenSpiel's own checks (legal actions, clones, returns adding up to 1, strings, serialisation)."""
+    from omen_search.adapters.spec import GameAdapter
+
+    assert isinstance(tricks_spiel.adapter, GameAdapter)
+    game = tricks_spiel
+    assert game.num_players() == 3 and game.num_distinct_actions() == 32
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM and game.utility_sum() == 1.0
+    assert game.observation_tensor_size() == tricks_spiel.adapter.observation_size
+    pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+
+
+def test_the_toy_game_plays_as_its_core_move_for_move(tricks_spiel, tricks):
+    state = tricks_spiel.new_initial_state()
+    state.apply_action(9)
+    core = tricks.new_initial_state(9)
+    rng = random.Random(2)
+    seats = set()
+    while not core.is_terminal():
+        seats.add(core.current_player)
+        assert state.current_player() == core.current_player
+        assert state.legal_actions() == sorted(core.legal_move_ids())
+        assert [state.action_to_string(a) for a in state.legal_actions()] == [str(m) for m in core.legal_moves()]
+        move = rng.choice(core.legal_moves())
+        state.apply_action(move.id)
+        core.apply(move)
+    assert seats == {0, 1, 2} and state.is_terminal() and state.returns() == list(core.returns())
+    assert sum(state.returns()) == 1
+
+
+def test_the_toy_game_resamples_what_a_player_cannot_see(tricks_spiel, pyspiel):
+    """Every re-dealt world looks the same to the player (strings, tensor, legal moves) and plays
+    on; the other hands do change."""
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    others = set()
+    for deal in range(6):
+        rng = random.Random(deal)
+        state = _dealt_and_played(tricks_spiel, deal, 0, rng)
+        while not state.is_terminal():
+            player = state.current_player()
+            for _ in range(3):
+                world = state.resample_from_infostate(player, sampler)
+                assert world.information_state_string(player) == state.information_state_string(player)
+                assert world.observation_tensor(player) == state.observation_tensor(player)
+                assert world.legal_actions() == state.legal_actions()
+                assert world.core.observation(player) == state.core.observation(player)
+                others.add(tuple(world.core.hands[(player + 1) % 3]))
+                world.apply_action(rng.choice(world.legal_actions()))  # a world plays on
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(others) > 6
+
+
+def test_the_toy_game_states_serialise_and_play_on(tricks_spiel, pyspiel):
+    """A state read back, a re-dealt one included, is the same core state, byte for byte, and plays on
+    exactly as the original."""
+    rng = random.Random(4)
+    state = _dealt_and_played(tricks_spiel, 13, 5, rng)
+    resampled = state.resample_from_infostate(state.current_player(), rng.random)
+    for original in (state, resampled):
+        copy = tricks_spiel.deserialize_state(original.serialize())
+        assert copy.core.state_bytes() == original.core.state_bytes() and copy.core.seed == original.core.seed
+        assert copy.history() == original.history() and str(copy) == str(original)
+        while not original.is_terminal():
+            assert copy.legal_actions() == original.legal_actions()
+            assert [copy.observation_string(p) for p in range(3)] == [original.observation_string(p) for p in range(3)]
+            action = rng.choice(original.legal_actions())
+            original.apply_action(action)
+            copy.apply_action(action)
+        assert copy.is_terminal() and copy.returns() == original.returns()
+
+
+def test_the_toy_game_observers_private_and_public(tricks_spiel, pyspiel):
+    from open_spiel.python.observation import make_observation
+
+    state = _dealt_and_played(tricks_spiel, 3, 4, random.Random(3))
+    adapter = tricks_spiel.adapter
+    for p in range(3):
+        seen = json.loads(state.observation_string(p))
+        assert seen == state.core.observation(p) and seen["hand"]
+        assert sum(state.observation_tensor(p)[adapter.observation_layout["hand"]]) == len(seen["hand"])
+    public = make_observation(tricks_spiel, pyspiel.IIGObservationType(perfect_recall=False,
+                                                                       private_info=pyspiel.PrivateInfoType.NONE))
+    texts = {public.string_from(state, p) for p in range(3)}
+    assert len(texts) == 1
+    view = json.loads(texts.pop())
+    assert view["hand"] is None and view["discard"] is None and view["seat"] is None
+    assert all(move == "discard ?" for _, move in view["history"] if move.startswith("discard"))
+    for p in range(3):
+        public.set_from(state, p)
+        assert public.dict["hand"].sum() == 0 and public.dict["discard"].sum() == 0
+        assert public.dict["hand_sizes"][0] == len(state.core.hands[p])  # "mine" is the observing seat
+
+
+def test_openspiel_python_ismcts_plays_the_toy_game(tricks_spiel):
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    rs = np.random.RandomState(1)
+    bot = ismcts.ISMCTSBot(tricks_spiel, mcts.RandomRolloutEvaluator(1, rs), 0.7, 30, random_state=rs)
+    state = tricks_spiel.new_initial_state()
+    state.apply_action(5)
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == 1
+
+
+def test_registering_the_toy_game_exits_cleanly(pyspiel, tricks):
+    """A game registered on demand must not crash the interpreter at exit either."""
+    code = ("import pyspiel; from omen_search.adapters.openspiel import register_openspiel_game; "
+            "from toy_game.game import ToyGame; pyspiel.load_game(register_openspiel_game(ToyGame(3)))"
+            ".new_initial_state().apply_action(1)")
+    env = {**ENV, "PYTHONPATH": os.pathsep.join([ENV["PYTHONPATH"], str(ROOT / "tests")])}
+    done = subprocess.run([sys.executable, "-P", "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+
+
+def test_a_game_without_an_adapter_is_refused(pyspiel, pettingzoo_env):
+    from omen_search.adapters.openspiel import register_openspiel_game
+    from omen_search.game import Game
+
+    class Bare(Game):
+        name, title, players, options = "bare", "a game without an adapter", 2, ()
+        parse_move = config = owns = new_initial_state = None  # never called
+
+    with pytest.raises(OmenError, match="adapters: bare has no adapter"):
+        register_openspiel_game(Bare())
+    with pytest.raises(OmenError, match="adapters: bare has no adapter"):
+        pettingzoo_env(Bare())
+
+
+def test_pettingzoo_api_test_on_the_toy_game(pettingzoo_env, tricks):
+    from pettingzoo.test import api_test
+
+    env = pettingzoo_env("tricks-3")
+    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+    api_test(env, num_cycles=100, verbose_progress=False)
+
+
+def test_pettingzoo_seed_test_on_the_toy_game(pettingzoo_env, tricks):
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: pettingzoo_env(tricks), num_cycles=50)
+
+
+def test_pettingzoo_toy_game_masks_observations_and_rewards(pettingzoo_env, tricks):
+    """The mask is the legal moves, an agent's vector does not change when what it cannot see is
+    re-dealt, and the rewards are the game's returns (adding up to 1)."""
+    env = pettingzoo_env(game="tricks-3")
+    env.reset(seed=5)
+    rng = random.Random(5)
+    adapter = env.adapter
+    final = {}
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            final[agent] = reward
+            env.step(None)
+            continue
+        seat = int(agent.removeprefix("player_"))
+        legal = sorted(int(a) for a in obs["action_mask"].nonzero()[0])
+        assert legal == sorted(info["moves"]) == env.core.legal_move_ids()
+        twin = env.core.determinized(seat, rng.randrange(2**32))
+        assert (adapter.encode(twin.observation(seat)) == obs["observation"]).all()
+        env.step(rng.choice(legal))
+    assert env.core.is_terminal()
+    assert [final[f"player_{s}"] for s in range(3)] == list(env.core.returns())
+    assert sum(final.values()) == pytest.approx(1.0)
 
 
 # ------------------------------------------------------------------------- the comparison

@@ -1,3 +1,4 @@
-"""Omen in other frameworks: an OpenSpiel game (:mod:`.openspiel`, ``pip install
-"omen-search[openspiel]"``) and a PettingZoo AEC environment (:mod:`.pettingzoo`, ``[pettingzoo]``),
-both on the Cython core and sharing one fixed action space (:mod:`.actions`)."""
+"""The registered games in other frameworks: OpenSpiel games (:mod:`.openspiel`, ``pip install
+"omen-search[openspiel]"``) and PettingZoo AEC environments (:mod:`.pettingzoo`, ``[pettingzoo]``),
+both on a game's core and sharing what its adapter (:mod:`.spec`, ``game.adapter()``) gives them:
+one fixed action space and one observation encoding."""

@@ -1,5 +1,6 @@
-"""The numeric encoding of an observation, shared by the adapters: OpenSpiel's observation tensor
-and PettingZoo's ``observation`` vector are the same ``float32`` vector.
+"""The numeric encoding of a Heir observation, which the adapters (:mod:`omen_search.adapters`) get
+through :mod:`~omen_search.games.heir.adapter`: OpenSpiel's observation tensor and PettingZoo's
+``observation`` vector are the same ``float32`` vector.
 
 It encodes one seat's observation (``docs/formats.md``, section 4) and nothing else, so two states
 that seat cannot tell apart give the same vector. Every segment is a count, a 0/1 flag or a small

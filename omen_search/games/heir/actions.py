@@ -1,4 +1,5 @@
-"""One fixed, dense action space for the adapters: every move the core can generate has an index
+"""Heir's one fixed, dense action space for the adapters (:mod:`omen_search.adapters`, through
+:mod:`~omen_search.games.heir.adapter`): every move the core can generate has an index
 in ``range(NUM_ACTIONS)``, the same in every state (OpenSpiel and PettingZoo need that; the core's
 packed move ids are sparse 27-bit numbers).
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -37,3 +38,22 @@ def write_cards(tmp_path: Path) -> Callable[[str], Path]:
         return path
 
     return write
+
+
+@pytest.fixture
+def tricks(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The toy game ``tricks-3`` (tests/toy_game) registered for this test only, in a copy of the
+    registry that holds the package's games first, as a user's registry does (its core built, or
+    the test skipped)."""
+    import omen_search.game as registry
+    from toy_game.build import NoCompilerError
+    from toy_game.game import ToyGame
+
+    game = ToyGame(3)
+    try:
+        game.new_initial_state(0, engine="core")
+    except NoCompilerError as exc:
+        pytest.skip(str(exc))
+    registry.all_games()
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    return registry.register(game)

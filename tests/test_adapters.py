@@ -305,24 +305,6 @@ def test_pettingzoo_observation_hides_the_opponents_hand(pettingzoo_env):
 
 
 @pytest.fixture
-def tricks(monkeypatch):
-    """``tricks-3`` registered for this test only, in a copy of the registry (its core built, or the
-    test skipped)."""
-    import omen_search.game as registry
-    from toy_game.build import NoCompilerError
-    from toy_game.game import ToyGame
-
-    game = ToyGame(3)
-    try:
-        game.new_initial_state(0, engine="core")
-    except NoCompilerError as exc:
-        pytest.skip(str(exc))
-    registry.all_games()  # the package's games first, as a user's registry holds them
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    return registry.register(game)
-
-
-@pytest.fixture
 def tricks_spiel(pyspiel, tricks):
     """``omen_tricks_3``: the toy game registered with OpenSpiel on demand."""
     from omen_search.adapters.openspiel import register_openspiel_game

@@ -20,23 +20,7 @@ from omen_search.errors import FormatError, UsageError
 from omen_search.game import get_game
 from omen_search.records import make_record, replay
 from omen_search.search import Limit
-from toy_game.build import NoCompilerError
 from toy_game.game import ToyGame
-
-
-@pytest.fixture
-def tricks(monkeypatch) -> ToyGame:
-    """``tricks-3`` registered for this test only (its core built, or the test skipped)."""
-    import omen_search.game as registry
-
-    game = ToyGame(3)
-    try:
-        game.new_initial_state(0, engine="core")
-    except NoCompilerError as exc:
-        pytest.skip(str(exc))
-    registry.all_games()  # the package's games first, as a user's registry holds them
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    return registry.register(game)
 
 
 def _played(game: ToyGame, seed: int, plies: int):

@@ -1,25 +1,33 @@
-"""Balance report: win rates by seat, god and card over AI-vs-AI games, and card ablation.
+"""Balance report: win rates by seat, seat label (Heir: god) and card over AI-vs-AI games of any
+two-seat game, and card ablation.
 
 The games come from the match runner (:mod:`omen_search.match`) with ``track_cards``, so each
-result line says which units each seat played and drew. Every rate is a *win rate* in which a tie
-counts half a win, so the two seats of a game always share exactly one win and the rate over all
-seats is 50%. Rates carry Wilson 95% intervals (:func:`omen_search.stats.wilson`).
+result line says which cards each seat played and drew (the game says which: :meth:`Game.card_played
+<omen_search.game.Game.card_played>` and :meth:`~omen_search.game.Game.cards_held`). Every rate is a
+*win rate* in which a tie counts half a win, so the two seats of a game always share exactly one win
+and the rate over all seats is 50%. Rates carry Wilson 95% intervals (:func:`omen_search.stats.wilson`).
 
-* By seat and by god: how often seat 0 (the first player) or the seat with a god won.
-* By card: among the seats that played (or drew) a unit, the share that won. This is a
+* By seat and by label: how often seat 0 (the first player) or the seat with a label won. A seat's
+  label is what the game's set-up tells it apart by (:meth:`~omen_search.game.Game.seat_labels`:
+  Heir's gods, dealt at random per pair); a game whose seats have no labels of their own has no rows
+  by label. Heir's report and result lines call them gods (:func:`omen_search.match.labels_key`).
+* By card: among the seats that played (or drew) a card, the share that won. This is a
   correlation, not an effect: a card that is played when its player is already ahead looks strong.
-  "Drawn" means the unit was in the opening hand or came into the hand during the game (draws,
-  steals, takes from structures).
-* Ablation (causal): the same match seeds are played again with every copy of one unit taken out
-  of the deck. Game ``i`` with and without the card share the game seed, the gods' seats and the
-  bots' seeds, and the deck is shuffled whole before the card is taken out, so the other cards come
-  in the same order (``CardSet.shuffled_deck``). For each game the
-  difference ``without - with`` of a quantity (the win rate of the card's god, of seat 0, of bot A;
-  turns; VP) is taken; the change is the mean difference, and its 95% interval is the normal
-  approximation over the paired differences, the two games of a seat-swapped deal counted as one
-  cluster. With both seats played by the same bot the overall win rate is 50% whatever the deck,
-  so the effect shows in the win rate of a god (the card's, or Anubis for a Neutral or two-god card;
-  Horus's is the complement) or of a seat.
+  "Drawn" means the card was in the opening hand or came into the hand during the game (draws,
+  steals, takes from structures). The cards are those of the card set's ``units`` in the game's
+  ``cards --json`` (:meth:`~omen_search.game.Game.cards_json`, with their devotion, copies and
+  source), else those the games played or drew, by name.
+* Ablation (causal): the same match seeds are played again with every copy of one card taken out
+  of the deck (the card set's ``without``: Heir's). Game ``i`` with and without the card share the
+  game seed, the deal's labels and the bots' seeds, and the deck is shuffled whole before the card
+  is taken out, so the other cards come in the same order (``CardSet.shuffled_deck``). For each
+  game the difference ``without - with`` of a quantity (the win rate of the card's label, of seat
+  0, of bot A; the game's totals such as turns; VP) is taken; the change is the mean difference,
+  and its 95% interval is the normal approximation over the paired differences, the two games of a
+  seat-swapped deal counted as one cluster. With both seats played by the same bot the overall win
+  rate is 50% whatever the deck, so the effect shows in the win rate of a label (the card's
+  devotion when it is one, else the first label: Anubis for a Neutral or two-god card; Horus's is
+  the complement) or of a seat.
 
 :func:`balance_report` turns result lines into the report (a JSON-ready dict);
 :func:`format_text` and :func:`render_html` present it; :func:`run_balance` plays the games.
@@ -37,13 +45,15 @@ from typing import Any
 
 from omen_search.errors import UsageError
 from omen_search.files import write_atomic
-from omen_search.games.heir.cards import GODS, CardSet, Unit
-from omen_search.games.heir.render import god_name
-from omen_search.match import MatchOptions, MatchSetup, card_set, run_match
+from omen_search.game import DEFAULT_GAME, Game, get_game
+from omen_search.match import MatchOptions, MatchSetup, card_set, cards_digest, labels_key, run_match
 from omen_search.stats import Z95, wilson
 
 REPORT_FORMAT = "omen-balance/1"
 Line = dict[str, Any]
+# what a result line holds beside the game's own totals (Game.record_totals: Heir's turns)
+_LINE_KEYS = frozenset({"index", "pair", "set", "game_seed", "a_seat", "rotation", "players", "bot_seats", "winner",
+                        "result", "returns", "scores", "plies", "seconds", "played", "drawn"})
 
 
 # ------------------------------------------------------------------------------------- numbers
@@ -85,38 +95,78 @@ def paired_difference(samples: Sequence[tuple[int, float, float]]) -> dict[str, 
     return result
 
 
-def ablation_god(unit: Unit) -> str:
-    """The god whose win rate measures a unit's ablation: its own, or Anubis for a Neutral unit or
-    one devoted to both gods."""
-    return unit.devotion if unit.devotion in GODS else GODS[0]
+def ablation_label(devotion: Any, labels: Sequence[str]) -> str:
+    """The seat label whose win rate measures a card's ablation: the card's devotion when that is a
+    label (Heir: its god), else the first label (Anubis for a Neutral unit or one devoted to both)."""
+    return devotion if devotion in labels else labels[0]
+
+
+def label_name(label: str) -> str:
+    """A seat label for people: ``anubis`` is Anubis."""
+    return label.capitalize()
 
 
 Metric = tuple[str, str, str, Callable[[Line], float]]  # key, label, kind ("rate" or "number"), value
 
 
-def _metrics(god: str, two_bots: bool) -> list[Metric]:
-    metrics: list[Metric] = [
-        ("god", f"{god_name(god)} win rate", "rate", lambda g: seat_score(g, g["gods"].index(god))),
-        ("seat0", "seat 0 win rate", "rate", lambda g: seat_score(g, 0)),
-    ]
+class _Vocabulary:
+    """What a report of one game calls things: the result lines' key of the seats' labels, the
+    label rows' word (Heir: "god"), the labels in order (none for a game whose seats have none of
+    their own), and the game's totals kept in the lines (Heir: turns)."""
+
+    def __init__(self, setup: MatchSetup, lines: Sequence[Line]):
+        game = setup.game_object()
+        self.key = labels_key(setup.game)
+        self.word = self.key[:-1] if self.key.endswith("s") else self.key
+        config = setup.config()
+        own = tuple(game.seat_labels(config))
+        labels = list(own) if own != Game.seat_labels(game, config) else []
+        self.labels = labels + sorted({lab for g in lines for lab in g.get(self.key, ()) if lab not in labels}) \
+            if labels else []
+        self.totals = [k for k in (lines[0] if lines else {}) if k not in _LINE_KEYS and k != self.key
+                       and isinstance(lines[0][k], (int, float)) and not isinstance(lines[0][k], bool)]
+
+
+def _total(key: str) -> Callable[[Line], float]:
+    """A game's total ``key`` (Heir: turns), as an ablation metric reads it."""
+    return lambda g: float(g[key])
+
+
+def _metrics(label: str | None, vocabulary: _Vocabulary, two_bots: bool) -> list[Metric]:
+    key = vocabulary.key
+    metrics: list[Metric] = []
+    if label is not None:
+        metrics.append((vocabulary.word, f"{label_name(label)} win rate", "rate",
+                        lambda g: seat_score(g, g[key].index(label))))
+    metrics.append(("seat0", "seat 0 win rate", "rate", lambda g: seat_score(g, 0)))
     if two_bots:
         metrics.append(("bot_a", "bot A win rate", "rate", lambda g: float(g["result"])))
+    metrics += [(total, f"{total} a game", "number", _total(total)) for total in vocabulary.totals]
     metrics += [
-        ("turns", "turns a game", "number", lambda g: float(g["turns"])),
         ("vp", "VP a game (both seats)", "number", lambda g: float(sum(g["scores"]))),
         ("margin", "winning margin (VP)", "number", lambda g: float(abs(g["scores"][0] - g["scores"][1]))),
     ]
     return metrics
 
 
-def _card_row(unit: Unit, lines: Sequence[Line]) -> dict[str, Any]:
-    row: dict[str, Any] = {"name": unit.name, "devotion": unit.devotion, "copies": unit.copies,
-                           "source": unit.source}
+def _cards(game: Game, cards: Any, lines: Sequence[Line]) -> list[dict[str, Any]]:
+    """The report's cards, in the card file's order: each with its devotion, copies and source when
+    the card set lists them (Heir's units), else the cards the games played or drew, by name."""
+    units = game.cards_json(cards).get("units") if cards is not None else None
+    if isinstance(units, list) and all(isinstance(u, dict) and "name" in u for u in units):
+        return [{"name": u["name"], "devotion": u.get("devotion"), "copies": u.get("copies"),
+                 "source": u.get("source")} for u in units]
+    seen = sorted({c for g in lines for key in ("played", "drawn") for hand in g[key] for c in hand})
+    return [{"name": name, "devotion": None, "copies": None, "source": None} for name in seen]
+
+
+def _card_row(card: dict[str, Any], lines: Sequence[Line]) -> dict[str, Any]:
+    row: dict[str, Any] = dict(card)
     for key in ("played", "drawn"):
         scores: dict[bool, list[float]] = {True: [], False: []}
         for g in lines:
             for s in (0, 1):
-                scores[unit.name in g[key][s]].append(seat_score(g, s))
+                scores[card["name"] in g[key][s]].append(seat_score(g, s))
         stats = win_rate(sum(scores[True]), len(scores[True]))
         rest = sum(scores[False]) / len(scores[False]) if scores[False] else None
         stats.update(share=len(scores[True]) / (2 * len(lines)) if lines else 0.0,
@@ -127,32 +177,46 @@ def _card_row(unit: Unit, lines: Sequence[Line]) -> dict[str, Any]:
     return row
 
 
-def _ablation(unit: Unit, lines: Sequence[Line], ablated: Sequence[Line], two_bots: bool,
-              played_share: float) -> dict[str, Any]:
+def _ablation(card: dict[str, Any], lines: Sequence[Line], ablated: Sequence[Line], two_bots: bool,
+              played_share: float, vocabulary: _Vocabulary) -> dict[str, Any]:
     by_index = {g["index"]: g for g in lines}
     pairs = [(by_index[g["index"]], g) for g in sorted(ablated, key=lambda g: g["index"]) if g["index"] in by_index]
-    god = ablation_god(unit)
+    label = ablation_label(card["devotion"], vocabulary.labels) if vocabulary.labels else None
     metrics = []
-    for key, label, kind, value in _metrics(god, two_bots):
+    for key, text, kind, value in _metrics(label, vocabulary, two_bots):
         diff = paired_difference([(base["pair"], value(base), value(without)) for base, without in pairs])
-        metrics.append({"key": key, "label": label, "kind": kind, **diff})
-    return {"card": unit.name, "devotion": unit.devotion, "god": god, "copies": unit.copies, "games": len(pairs),
-            "played_share": played_share, "metrics": metrics}
+        metrics.append({"key": key, "label": text, "kind": kind, **diff})
+    return {"card": card["name"], "devotion": card["devotion"], vocabulary.word: label, "copies": card["copies"],
+            "games": len(pairs), "played_share": played_share, "metrics": metrics}
+
+
+def _check_two_seats(setup: MatchSetup) -> None:
+    seats = setup.game_object().deciding_seats
+    if len(seats) > 2:
+        raise UsageError(f"balance: the report is of games of two seats; {setup.game} has {len(seats)} "
+                         "(omen-search match plays it, bot against bot)")
 
 
 def balance_report(setup: MatchSetup, lines: Sequence[Line],
                    ablations: Mapping[str, Sequence[Line]] | None = None) -> dict[str, Any]:
     """The report (a JSON-ready dict) of a match's result lines (played with ``track_cards``) and,
-    for each ablated unit, the result lines of the same match without it. Cards keep the card file's
-    order. Raises :class:`UsageError` for a line without card tracking or an unknown ablated unit."""
+    for each ablated card, the result lines of the same match without it. Cards keep the card file's
+    order. Raises :class:`UsageError` for a line without card tracking, an unknown ablated card or a
+    game of more than two seats."""
+    _check_two_seats(setup)
     if any("played" not in g or "drawn" not in g for g in lines):
         raise UsageError("balance: the result lines must come from a match with track_cards=True")
-    cards: CardSet = card_set(setup.cards)
+    game = setup.game_object()
+    cards = card_set(setup.game, setup.cards)
+    described = game.cards_json(cards) if cards is not None else {}
+    vocabulary = _Vocabulary(setup, lines)
     n = len(lines)
     seats = [{"key": f"seat {s}", "label": f"seat {s}" + (" (first)" if s == 0 else ""),
               **win_rate(sum(seat_score(g, s) for g in lines), n)} for s in (0, 1)]
-    gods = [{"key": god, "label": god_name(god), **win_rate(sum(seat_score(g, g["gods"].index(god)) for g in lines), n)}
-            for god in GODS]
+    key = vocabulary.key
+    by_label = [{"key": label, "label": label_name(label),
+                 **win_rate(sum(seat_score(g, g[key].index(label)) for g in lines if label in g[key]), n)}
+                for label in vocabulary.labels]
     two_bots = setup.a != setup.b
     bots = []
     if two_bots:
@@ -160,34 +224,39 @@ def balance_report(setup: MatchSetup, lines: Sequence[Line],
         bots = [{"key": "A", "label": f"A: {setup.a}", **win_rate(a_wins, n)},
                 {"key": "B", "label": f"B: {setup.b}", **win_rate(n - a_wins, n)}]
     decided = [g for g in lines if g["winner"] is not None]
-    card_rows = [_card_row(u, lines) for u in cards.units]
+    card_rows = [_card_row(card, lines) for card in _cards(game, cards, lines)]
     shares = {row["name"]: row["played"]["share"] for row in card_rows}
+    by_name = {row["name"]: row for row in card_rows}
     ablation = []
     for name, ablated in (ablations or {}).items():
-        try:
-            unit = cards.unit(name)
-        except KeyError:
-            raise UsageError(f"ablate: no unit called {name!r} in {cards.name!r}") from None
-        ablation.append(_ablation(unit, lines, ablated, two_bots, shares[name]))
-    return {
-        "format": REPORT_FORMAT,
-        "bots": [setup.a, setup.b], "seed": setup.seed, "cards": cards.name, "cards_sha256": cards.sha256,
-        "emissary": setup.emissary, "max_turns": setup.max_turns,
+        if name not in by_name:
+            raise UsageError(f"ablate: no card called {name!r} in {described.get('name', setup.game)!r}")
+        ablation.append(_ablation(by_name[name], lines, ablated, two_bots, shares[name], vocabulary))
+    report: dict[str, Any] = {
+        "format": REPORT_FORMAT, **({"game": setup.game} if setup.game != DEFAULT_GAME else {}),
+        "bots": [setup.a, setup.b], "seed": setup.seed, "cards": described.get("name"),
+        "cards_sha256": cards_digest(setup.game, setup.cards, ()),
+    }
+    report.update({name: value for name, value in setup.option_values().items() if name not in report})
+    report.update({
         "games": n, "ties": n - len(decided),
-        "mean_turns": sum(g["turns"] for g in lines) / n if n else 0.0,
+        **{f"mean_{total}": sum(g[total] for g in lines) / n if n else 0.0 for total in vocabulary.totals},
         "mean_plies": sum(g["plies"] for g in lines) / n if n else 0.0,
         "mean_winner_vp": sum(g["scores"][g["winner"]] for g in decided) / len(decided) if decided else 0.0,
         "mean_loser_vp": sum(g["scores"][1 - g["winner"]] for g in decided) / len(decided) if decided else 0.0,
-        "by_seat": seats, "by_god": gods, "by_bot": bots, "by_card": card_rows, "ablations": ablation,
-    }
+        "by_seat": seats, f"by_{vocabulary.word}": by_label, "by_bot": bots, "by_card": card_rows,
+        "ablations": ablation,
+    })
+    return report
 
 
 def run_balance(setup: MatchSetup, options: MatchOptions, ablate: Sequence[str] = ()) -> dict[str, Any]:
-    """Play the match (with card tracking) and, for each unit in ``ablate``, the same match without
-    it; return the report. Unknown units fail before any game is played."""
+    """Play the match (with card tracking) and, for each card in ``ablate``, the same match without
+    it; return the report. Unknown cards fail before any game is played."""
+    _check_two_seats(setup)
     names = list(dict.fromkeys(ablate))
     for name in names:
-        card_set(setup.cards, (name,))
+        card_set(setup.game, setup.cards, (name,))
     setup = replace(setup, track_cards=True)
     base = replace(options, lines=[])
     run_match(setup, base)
@@ -249,6 +318,33 @@ def _sorted_cards(report: dict[str, Any], key: str) -> list[dict[str, Any]]:
     return sorted(report["by_card"], key=lambda c: (c[key]["rate"] is None, -(c[key]["rate"] or 0.0), c["name"]))
 
 
+def _labels(report: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """The word for the seats' labels (Heir: god) and the report's rows by label."""
+    key = next((k for k in report if k.startswith("by_") and k not in ("by_seat", "by_bot", "by_card")), "by_label")
+    return key[3:], report.get(key, [])
+
+
+def _length(report: dict[str, Any]) -> list[str]:
+    """How long games last, in the game's own totals (Heir: turns) a game: ``["13.7 turns"]``."""
+    return [f"{value:.1f} {key[5:]}" for key, value in report.items()
+            if key.startswith("mean_") and key not in ("mean_plies", "mean_winner_vp", "mean_loser_vp")]
+
+
+def _variant(report: dict[str, Any]) -> str:
+    """The match options of a report that are not their defaults, for its page (``", with emissary"``)."""
+    try:
+        game = get_game(report.get("game", DEFAULT_GAME))
+    except UsageError:  # a report of a game not registered here
+        return ""
+    shown = [o.name if o.default is False else f"{o.name} {report[o.name]}" for o in game.options
+             if o.name in game.match_options and o.name in report and report[o.name] != o.default]
+    return f", with {', '.join(shown)}" if shown else ""
+
+
+def _text(value: Any) -> str:
+    return "-" if value is None else str(value)
+
+
 def _chance_note(report: dict[str, Any]) -> str:
     shown = sum(1 for c in report["by_card"] for k, _, _ in CARD_VIEWS if c[k]["n"])
     return f"{shown} card intervals at 95%: about {shown / 20:.1f} exclude 50% by chance alone"
@@ -257,30 +353,36 @@ def _chance_note(report: dict[str, Any]) -> str:
 def format_text(report: dict[str, Any]) -> str:
     """The report as the CLI prints it."""
     a, b = report["bots"]
-    out = [f"Balance report: {a} vs {b}, {report['games']} games (seed {report['seed']}), cards: {report['cards']}",
+    word, by_label = _labels(report)
+    length = ", ".join(_length(report))
+    plies = f"{report['mean_plies']:.0f} plies"
+    out = [f"Balance report: {a} vs {b}, {report['games']} games (seed {report['seed']}), cards: "
+           f"{_text(report['cards'])}",
            "Win rates count a tie as half a win; intervals are 95% (Wilson); ! marks an interval that excludes 50%.",
-           f"Games last {report['mean_turns']:.1f} turns ({report['mean_plies']:.0f} plies); the winner scores "
+           f"Games last {f'{length} ({plies})' if length else plies}; the winner scores "
            f"{report['mean_winner_vp']:.1f} VP, the loser {report['mean_loser_vp']:.1f}; {report['ties']} ties.",
            "", f"  {'':26} {'games':>6} {'win rate':>9}   95% interval"]
-    for title, rows in (("By seat", report["by_seat"]), ("By god", report["by_god"]), ("By bot", report["by_bot"])):
+    for title, rows in (("By seat", report["by_seat"]), (f"By {word}", by_label), ("By bot", report["by_bot"])):
         if rows:
             out.append(title)
         for r in rows:
             out.append(f"  {r['label'][:26]:26} {r['n']:6} {_pct(r['rate']):>9}{'!' if r['flag'] else ' '}  "
                        f"{_interval(r['low'], r['high'])}")
-    for key, verb, others in CARD_VIEWS:
+    for key, verb, others in CARD_VIEWS if report["by_card"] else ():
         out += ["", f"Cards when {key}: win rate of the {2 * report['games']} seats that {verb} the card, best first",
                 f"  {'':22} {'devotion':8} {'seats':>6} {'share':>5} {'win':>6}  {'95% interval':13} {'vs 50':>6} "
                 f"{others:>10} {'gap':>6}"]
         for c in _sorted_cards(report, key):
             n, share, rate, interval, delta, rest, gap = _card_cells(c[key])
-            out.append(f"  {c['name'][:22]:22} {c['devotion']:8} {n:>6} {share:>5} {rate:>6}"
+            out.append(f"  {c['name'][:22]:22} {_text(c['devotion']):8} {n:>6} {share:>5} {rate:>6}"
                        f"{'!' if c[key]['flag'] else ' '} {interval:13} {delta:>6} {rest:>10} {gap:>6}")
-    out += [f"  Drawn: in the opening hand or came into the hand during the game. gap = win rate "
-            f"minus that of the other seats. {_chance_note(report)}.",
-            "  These are correlations (a card played while ahead looks strong); --ablate measures an effect."]
+    if report["by_card"]:
+        out += [f"  Drawn: in the opening hand or came into the hand during the game. gap = win rate "
+                f"minus that of the other seats. {_chance_note(report)}.",
+                "  These are correlations (a card played while ahead looks strong); --ablate measures an effect."]
     for ab in report["ablations"]:
-        out += ["", f"Ablation: without {ab['card']} ({ab['devotion']}, {ab['copies']} copies; played by "
+        about = f"{_text(ab['devotion'])}, {ab['copies']} copies; " if ab["copies"] is not None else ""
+        out += ["", f"Ablation: without {ab['card']} ({about}played by "
                     f"{100 * ab['played_share']:.0f}% of seats), {ab['games']} games paired by seed",
                 f"  {'':26} {'with':>8} {'without':>8} {'change':>10}   95% interval"]
         for m in ab["metrics"]:
@@ -391,25 +493,27 @@ def _pct_tick(v: float) -> str:
 
 def render_html(report: dict[str, Any]) -> str:
     """The report as one self-contained HTML page (inline SVG charts and CSS, no script, nothing
-    fetched): win rate by seat, god and bot; by card when played and when drawn; ablation effects;
-    and tables with every number."""
+    fetched): win rate by seat, label (Heir: god) and bot; by card when played and when drawn; ablation
+    effects; and tables with every number."""
     a, b = report["bots"]
-    overview = report["by_seat"] + report["by_god"] + report["by_bot"]
+    word, by_label = _labels(report)
+    overview = report["by_seat"] + by_label + report["by_bot"]
+    length = ", ".join(_length(report)) or f"{report['mean_plies']:.0f} plies"
     body = [f"<h1>Balance report: {_e(a)} vs {_e(b)}</h1>",
-            f'<p class="meta">{report["games"]} games, seed {report["seed"]}, cards: {_e(report["cards"])}'
-            f'{", Emissary of War" if report["emissary"] else ""}. Games last {report["mean_turns"]:.1f} turns; '
+            f'<p class="meta">{report["games"]} games, seed {report["seed"]}, cards: {_e(_text(report["cards"]))}'
+            f'{_e(_variant(report))}. Games last {_e(length)}; '
             f"the winner scores {report['mean_winner_vp']:.1f} VP, the loser {report['mean_loser_vp']:.1f}; "
             f"{report['ties']} ties.</p>",
             '<p class="note">Each bar runs from the dashed 50% line to a win rate (a tie counts half a win); the '
             "whisker is its 95% interval (Wilson). Solid bars: the interval excludes 50%. Pale bars: not told apart "
             "from 50% by these games.</p>",
-            "<h2>Win rate by seat and god</h2>",
+            f"<h2>Win rate by seat and {_e(word)}</h2>",
             _chart("chart-overview", [_rate_row(r["key"], r["label"], r) for r in overview], 0.5, 0.1, (0.0, 1.0),
                    _pct_tick),
             _table("table-overview", ("", "games", "wins", "win rate", "95% interval"),
                    [((r["label"], r["n"], f"{r['wins']:g}", _pct(r["rate"]), _interval(r["low"], r["high"])),
                      r["flag"]) for r in overview])]
-    for key, verb, others in CARD_VIEWS:
+    for key, verb, others in CARD_VIEWS if report["by_card"] else ():
         cards = _sorted_cards(report, key)
         body += [f"<h2>Win rate when {_e(key)}, by card</h2>",
                  f'<p class="note">Bars: the win rate of the seats (of {2 * report["games"]}) that {verb} the card. '
@@ -422,7 +526,7 @@ def render_html(report: dict[str, Any]) -> str:
                         (0.0, 1.0), _pct_tick),
                  _table(f"table-{key}", ("card", "devotion", "copies", "seats", "share", "win rate", "95% interval",
                                          "vs 50%", others, "gap"),
-                        [((c["name"], c["devotion"], c["copies"], *_card_cells(c[key])), c[key]["flag"])
+                        [((c["name"], _text(c["devotion"]), _text(c["copies"]), *_card_cells(c[key])), c[key]["flag"])
                          for c in cards])]
     if report["ablations"]:
         body += ["<h2>Ablation: what removing a card changes</h2>",

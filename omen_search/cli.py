@@ -321,13 +321,20 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _option_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The option flags of ``--game`` given, by option name, checked against the game (:func:`_config`)."""
+    game = get_game(args.game)
+    _config(args)
+    return {o.name: getattr(args, o.name) for o in game.options if getattr(args, o.name, None) is not None}
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     from omen_search.match import MatchOptions, MatchSetup, run_match
     from omen_search.stats import Sprt
 
-    config = _config(args)  # the game's options a match takes: --level, --emissary, --max-turns
-    setup = MatchSetup(a=args.bot_a, b=args.bot_b, seed=args.seed, cards=args.cards, emissary=config.emissary,
-                       max_turns=config.max_turns, records=args.records, level=config.level)
+    values = _option_values(args)  # the game's options a match takes: --level, --emissary, --max-turns
+    setup = MatchSetup(bots=[args.bot_a, args.bot_b, *args.more_bots], seed=args.seed, cards=args.cards,
+                       records=args.records, game=args.game, options=values)
     options = MatchOptions(games=args.games, workers=args.workers, backend=args.backend, address=args.address,
                            out=args.out, resume=args.resume, sprt=Sprt.parse(args.sprt) if args.sprt else None,
                            progress=not args.quiet, report_every=0 if args.quiet else args.report_every)
@@ -469,9 +476,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots: one bot spec, or two separated by a comma, got {args.bots!r}")
     if args.html:
         check_output(args.html, "--html")
-    config = _config(args)
-    setup = MatchSetup(a=specs[0], b=specs[-1], seed=args.seed, cards=args.cards, emissary=config.emissary,
-                       max_turns=config.max_turns, level=config.level)
+    setup = MatchSetup(a=specs[0], b=specs[-1], seed=args.seed, cards=args.cards, game=args.game,
+                       options=_option_values(args))
     report = run_balance(setup, MatchOptions(games=args.games, workers=args.workers, progress=not args.quiet),
                          args.ablate)
     if args.html:
@@ -499,18 +505,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("match", help="play a seat-swapped match between two bots and report Elo, intervals, SPRT",
                        description="Games are played in pairs on the same deal with the seats swapped; game i is "
-                                   "fixed by --seed and i. Each game is a task of its own: with --out, it is a "
-                                   "JSON line in FILE the moment it ends (a kill loses only the games in play), "
-                                   "and --resume finishes a killed run. The progress bar shows the score and Elo "
-                                   "after every game.")
+                                   "fixed by --seed and i. A game of N > 2 players takes N bots and plays "
+                                   "rotation sets of N games on a deal, every bot in every seat, and reports each "
+                                   "bot's score (mean return) and wins. Each game is a task of its own: with --out, "
+                                   "it is a JSON line in FILE the moment it ends (a kill loses only the games in "
+                                   "play), and --resume finishes a killed run. The progress bar shows the score "
+                                   "(and Elo) after every game.")
     p.add_argument("bot_a", metavar="BOT_A", help="player spec, e.g. ismcts:iterations=2000 (kinds: "
                                                   f"{', '.join(k for k in BOT_KINDS if k != 'human')})")
     automata = [f"{g.automaton} with --game {g.name}" for g in all_games() if g.automaton]
     p.add_argument("bot_b", metavar="BOT_B", help=f"the opponent's spec, e.g. greedy ({'; '.join(automata)})")
+    p.add_argument("more_bots", metavar="BOT", nargs="*",
+                   help="the third and further bots of a game of more than two players, one per seat (all the "
+                        "bot specs together: BOT_A BOT_B BOT for three)")
     _add_game_flag(p, "the game; a game with an automaton seat (" + ", ".join(
         g.name for g in all_games() if g.automaton) + ") puts BOT_A in the other seat against it, each game its "
         f"own deal (default {DEFAULT_GAME})")
-    p.add_argument("--games", type=_games, default=100, help="games to play, in seat-swapped pairs (default 100)")
+    p.add_argument("--games", type=_games, default=100,
+                   help="games to play, in seat-swapped pairs (rotation sets of N for N bots) (default 100)")
     p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
     p.add_argument("--workers", type=_within(limits.RAY_TASKS), default=1,
                    help=f"processes, at most {limits.MAX_WORKERS} (or Ray tasks at once) (default 1)")
@@ -521,7 +533,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue the match in --out, playing only missing games")
     p.add_argument("--sprt", metavar="SPEC", nargs="?", const="elo0=0,elo1=10,alpha=0.05,beta=0.05",
                    help="stop when the SPRT decides, e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05 (those are the "
-                        "defaults of a bare --sprt; elo0 < elo1 within +-2000, alpha and beta in (0, 0.5))")
+                        "defaults of a bare --sprt; elo0 < elo1 within +-2000, alpha and beta in (0, 0.5)); "
+                        "two bots only")
     p.add_argument("--records", metavar="DIR", help="write each game's record to DIR/game-NNNNNN.json")
     p.add_argument("--report-every", type=_within((0, limits.MAX_GAMES)), default=100, metavar="K",
                    help="print a summary line on stderr every K games (default 100; 0 for none)")
@@ -586,12 +599,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser(
-        "balance", help="win rates by seat, god and card over bot games; --ablate measures a card's effect",
+        "balance", help="win rates by seat, seat label and card over bot games; --ablate measures a card's effect",
         description="Plays a seat-swapped match (as `match` does) noting the cards each seat played and drew, and "
-                    "reports win rates by seat, by god and by card, with Wilson 95% intervals (a tie counts half a "
-                    "win). A card's win rate when played is a correlation. --ablate NAME plays the same seeds again "
-                    "without NAME's copies and reports the change (without - with) in the win rate of the card's "
-                    "god (Anubis for a Neutral card), of seat 0, in turns and VP, with a 95% interval over the "
+                    "reports win rates by seat, by the game's seat labels (heir: the gods) and by card, with Wilson "
+                    "95% intervals (a tie counts half a win). A card's win rate when played is a correlation. "
+                    "--ablate NAME plays the same seeds again without NAME's copies and reports the change "
+                    "(without - with) in the win rate of the card's label (heir: its god, Anubis for a Neutral "
+                    "card), of seat 0, in the game's totals (heir: turns) and points, with a 95% interval over the "
                     "games paired by seed; the interval's half-width is about 1.96*sqrt(0.5/GAMES) for a win "
                     "rate (10 points for 200 games, 3 for 2000). See docs/balance.md.")
     p.add_argument("--games", type=_games, default=200, help="games to play, in seat-swapped pairs (default 200)")

@@ -236,6 +236,14 @@ class Game(ABC):
         """What tells the seats apart in a set-up (Heir: their gods), for match lines and reports."""
         return tuple(f"seat{seat}" for seat in range(self.players))
 
+    labels_key = "labels"  # the key of a match's result lines that holds seat_labels
+
+    def match_identity(self, config: Any, track_cards: bool) -> dict[str, Any] | None:
+        """The set-up part of a match results file's first line, for a game whose files were
+        written before they named their game (None: the generic form, which names the game and
+        holds its match options)."""
+        return None
+
     def card_played(self, move: Any) -> str | None:
         """The card a move plays, by name (``None`` for a move that plays none): the balance report
         counts the cards each seat played."""

@@ -1,27 +1,39 @@
-"""AI-vs-AI matches: seat-swapped pairs on the same deal, results written as they finish.
+"""AI-vs-AI matches of any game: seat-swapped pairs, or rotation sets of N bots, on the same deal,
+results written as they finish.
 
-Game ``i`` of a match is fixed by the match seed and ``i`` alone: it is game ``i % 2`` of pair
-``i // 2``, whose deal (the game seed and which god sits in seat 0) comes from the match seed and
-the pair; bot A sits in seat 0 in the even game and in seat 1 in the odd one, so both bots play
-both sides of every deal. Each bot's seed comes from the match seed, the game and its seat.
+A match is of one registered game (``game``, :data:`~omen_search.game.DEFAULT_GAME` by default) with
+the options a match of it takes (:attr:`~omen_search.game.Game.match_options`); the rest of a
+deal's set-up the game draws itself, deal by deal (:meth:`~omen_search.game.Game.match_config`:
+Heir's gods). Game ``i`` of a match is fixed by the match seed and ``i`` alone:
+
+* **two bots** (a game with two deciding seats): game ``i`` is game ``i % 2`` of pair ``i // 2``,
+  whose deal (the game seed and the deal's set-up) comes from the match seed and the pair; bot A
+  sits in the first seat in the even game and in the second in the odd one, so both bots play both
+  sides of every deal. Totals are from A's side, with Elo, LOS, pentanomial pairs and the SPRT.
+* **N bots** (a game with N > 2 deciding seats): game ``i`` is game ``r = i % N`` of rotation set
+  ``i // N``, one deal per set; bot ``j`` sits in the ``(j + r) % N``-th deciding seat, so over a
+  full set every bot plays every seat of the deal once. Totals are per bot (:class:`RotationResult`).
+* **against an automaton** (a game with one deciding seat and an automaton, ``heir-solo``): bot A
+  always sits in the deciding seat and bot B is the game's automaton, so there is nothing to swap
+  and every game has a deal of its own; the totals are A's win rate against the automaton.
+
+Each bot's seed comes from the match seed, the game and its seat.
 
 Results go to a JSON Lines file, one line per game, written and flushed the moment the game
 finishes; the first line names the match. A kill loses only the games in play. ``resume=True``
 reads the file back, drops a line cut short by a kill, and plays only the games that are missing,
 so a killed run ends with the totals an uninterrupted run would have had. Each game is a task of
 its own on a backend: this process (one worker), a local process pool (whose workers end with it,
-even when it is killed), or Ray tasks (``pip install "omen-search[ray]"``). Games are handed out a
-few at a time (two per local worker, ``workers`` Ray tasks), so that no worker waits and a decided
-SPRT stops soon.
-
-A solo match (``level`` set) pits bot A against the Corrupted Heir automaton (bot B is
-:data:`~omen_search.bots.CORRUPTED_HEIR`): A always sits in seat 0, so there is nothing to swap and
-every game has a deal of its own; the totals are A's win rate against the automaton.
+even when it is killed), or Ray tasks (``pip install "omen-search[ray]"``). A worker finds the
+game by its name in the registry (:func:`~omen_search.game.get_game`), so a game registered only in
+this process plays with one worker. Games are handed out a few at a time (two per local worker,
+``workers`` Ray tasks), so that no worker waits and a decided SPRT stops soon.
 """
 
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import itertools
 import json
 import os
@@ -29,119 +41,209 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from omen_search.bots import make_bot, parse_spec
-from omen_search.games.heir.engines import new_game
 from omen_search.errors import FormatError, RecordError, UsageError
 from omen_search.files import check_output
-from omen_search.games.heir.cards import GODS, CardSet, load_cards
-from omen_search.games.heir.rules import DEFAULT_MAX_TURNS, LEVELS, Config
+from omen_search.game import DEFAULT_GAME, Game, all_games, get_game
 from omen_search.jsonio import parse_json
-from omen_search.limits import GAMES, RAY_TASKS, TURNS, WORKERS, check_int
-from omen_search.records import make_record, write_record
+from omen_search.limits import GAMES, RAY_TASKS, WORKERS, check_int
+from omen_search.records import make_record, winner_of, write_record
 from omen_search.rng import MASK64, splitmix64
 from omen_search.stats import Sprt, elo_interval, los, pentanomial_sample, trinomial_sample, wilson
 
 MATCH_FORMAT = "omen-match/1"
-CORRUPTED_HEIR = "corrupted-heir"  # heir-solo's automaton, as BOT_B of a solo match
 BACKENDS = ("local", "ray")
 
+def labels_key(game: str) -> str:
+    """The key of a result line that holds the seats' labels (:attr:`Game.labels_key`)."""
+    return get_game(game).labels_key
 
-@dataclass(frozen=True)
+
+def _game_taking(names: Iterable[str]) -> str:
+    """The game a match is of when it names none: :data:`DEFAULT_GAME`, unless it is given options
+    that game's matches do not take and another registered game's do (``level``: heir-solo)."""
+    wanted = set(names)
+    games = [get_game(DEFAULT_GAME)] + [g for g in all_games() if g.name != DEFAULT_GAME]
+    return next((g.name for g in games if wanted <= set(g.match_options)), DEFAULT_GAME)
+
+
+@dataclass(frozen=True, init=False)
 class MatchSetup:
-    """Everything that decides a match's games (the same setup and index give the same game)."""
+    """Everything that decides a match's games (the same setup and index give the same game).
 
-    a: str
-    b: str
+    ``MatchSetup(a, b, seed=…, game=…, options={…})`` for two bots (B is the game's automaton for a
+    game with one deciding seat), ``MatchSetup(bots=(…), game=…)`` for N bots. The game's match
+    options may also be given as keywords (``MatchSetup("greedy", "corrupted-heir", level="hard")``;
+    a keyword set to None is left out); without ``game``, the match is of :data:`DEFAULT_GAME`, or of
+    the first registered game that takes every option given. Options are checked when the match
+    runs (:func:`run_match`)."""
+
+    bots: tuple[str, ...]  # A and B, or one bot per deciding seat (bot j starts in the j-th)
     seed: int = 1
-    cards: str | None = None  # card file; None is the built-in set
-    ablate: tuple[str, ...] = ()  # units whose copies are taken out of the deck
-    emissary: bool = False
-    max_turns: int = DEFAULT_MAX_TURNS
-    track_cards: bool = False  # note the units each seat played and drew (for the balance report)
+    cards: str | None = None  # card file; None is the game's built-in set
+    ablate: tuple[str, ...] = ()  # cards whose copies are taken out of the deck
+    track_cards: bool = False  # note the cards each seat played and drew (for the balance report)
     records: str | None = None  # folder for one game record per game
-    level: str | None = None  # the Corrupted Heir's level: a solo match (b is the automaton)
+    game: str = DEFAULT_GAME
+    options: tuple[tuple[str, Any], ...] = ()  # the game's match options given, by name
+
+    def __init__(self, a: str | None = None, b: str | None = None, seed: int = 1, cards: str | None = None,
+                 ablate: Iterable[str] = (), track_cards: bool = False, records: str | None = None,
+                 game: str | None = None, options: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
+                 bots: Iterable[str] = (), **more: Any):
+        given = {**dict(options), **{k: v for k, v in more.items() if v is not None}}
+        specs = tuple(bots) or tuple(s for s in (a, b) if s is not None)
+        for name, value in (("bots", specs), ("seed", seed), ("cards", cards), ("ablate", tuple(ablate)),
+                            ("track_cards", track_cards), ("records", records),
+                            ("game", game if game is not None else _game_taking(given)),
+                            ("options", tuple(sorted(given.items())))):
+            object.__setattr__(self, name, value)
 
     @property
-    def solo(self) -> bool:
-        return self.level is not None
+    def a(self) -> str:
+        return self.bots[0]
+
+    @property
+    def b(self) -> str:
+        return self.bots[1] if len(self.bots) > 1 else ""
+
+    def game_object(self) -> Game:
+        """The registered game the match is of."""
+        return get_game(self.game)
+
+    def config(self) -> Any:
+        """The game's configuration of the match (before a deal's set-up)."""
+        return _config(self.game, self.options)
+
+    def option_values(self) -> dict[str, Any]:
+        """Every option a match of the game takes, by name in the game's order: given or default."""
+        game, given = self.game_object(), dict(self.options)
+        return {o.name: given.get(o.name, o.default) for o in game.options if o.name in game.match_options}
 
     def identity(self) -> dict[str, Any]:
-        """What a results file must agree on to be resumed (``level`` only for a solo match, so the
-        files of two-player matches keep their first line)."""
-        identity = {"a": self.a, "b": self.b, "seed": self.seed, "cards": card_set(self.cards, self.ablate).sha256,
-                    "ablate": list(self.ablate), "emissary": self.emissary, "max_turns": self.max_turns,
-                    "track_cards": self.track_cards}
-        return {**identity, "level": self.level} if self.solo else identity
+        """What a results file must agree on to be resumed: the game, the bots, the seed, the card
+        set, the options, card tracking (a game whose files predate the game's name in them keeps
+        their form: :meth:`Game.match_identity`)."""
+        cards = cards_digest(self.game, self.cards, self.ablate)
+        own = self.game_object().match_identity(self.config(), self.track_cards)
+        if own is not None:
+            return {"a": self.a, "b": self.b, "seed": self.seed, "cards": cards, "ablate": list(self.ablate), **own}
+        bots = {"a": self.a, "b": self.b} if len(self.bots) == 2 else {"bots": list(self.bots)}
+        return {"game": self.game, **bots, "seed": self.seed, "cards": cards, "ablate": list(self.ablate),
+                "options": self.option_values(), "track_cards": self.track_cards}
 
 
 @lru_cache(maxsize=16)
-def card_set(path: str | None, ablate: tuple[str, ...] = ()) -> CardSet:
-    """The card set of a match, loaded once per process."""
-    cards = load_cards(path)
+def _config(game: str, options: tuple[tuple[str, Any], ...]) -> Any:
+    return get_game(game).config(**dict(options))
+
+
+@lru_cache(maxsize=16)
+def card_set(game: str, path: str | None, ablate: tuple[str, ...] = ()) -> Any:
+    """The card set of a match of ``game`` (by name), loaded once per process; an ablated card is
+    taken out by the card set's ``without`` (Heir's), and a card set without one refuses ``ablate``."""
+    family = get_game(game)
+    cards = family.load_cards(path)
     for name in ablate:
-        cards = cards.without(name)
+        without = getattr(cards, "without", None)
+        if without is None:
+            raise UsageError(f"ablate: a card set of {family.name} cannot leave a card out, got {name!r}")
+        cards = without(name)
     return cards
 
 
-def deal(seed: int, pair: int) -> tuple[int, tuple[str, str]]:
-    """The game seed and the gods of seats 0 and 1 for a pair of a match."""
-    state, value = splitmix64((seed * 0x9E3779B97F4A7C15 + pair) & MASK64)
+@lru_cache(maxsize=16)
+def cards_digest(game: str, path: str | None, ablate: tuple[str, ...]) -> str | None:
+    """The card set's sha256 (as the game's ``cards --json`` gives it, else of that JSON; None for a
+    game without card sets)."""
+    cards = card_set(game, path, ablate)
+    if cards is None:
+        return None
+    described = get_game(game).cards_json(cards)
+    digest = described.get("sha256")
+    return digest if isinstance(digest, str) else \
+        hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+
+
+def deal(seed: int, group: int) -> tuple[int, int]:
+    """The game seed and the deal's bits (what :meth:`~omen_search.game.Game.match_config` draws the
+    deal's set-up from: Heir's gods) of a pair, rotation set or solo game of a match."""
+    state, value = splitmix64((seed * 0x9E3779B97F4A7C15 + group) & MASK64)
     _, bits = splitmix64(state)
-    gods = GODS if bits & 1 == 0 else (GODS[1], GODS[0])
-    return value, gods
+    return value, bits
 
 
-def game_bot_seed(seed: int, index: int, seat: int) -> int:
+def game_bot_seed(seed: int, index: int, seat: int, players: int = 2) -> int:
     """The seed of the bot in ``seat`` in game ``index`` of a match seeded ``seed``."""
-    return splitmix64((seed ^ (index << 2 | seat) * 0xD1B54A32D192ED03) & MASK64)[1]
+    shift = max(2, (players - 1).bit_length())  # two bits of seat for up to four seats
+    return splitmix64((seed ^ (index << shift | seat) * 0xD1B54A32D192ED03) & MASK64)[1]
+
+
+def seating(game: Game, bots: int, index: int) -> tuple[int, int, tuple[int, ...]]:
+    """Where game ``index`` of a match of ``bots`` bots stands: its pair (rotation set, or for a game
+    against an automaton the game itself), its turn in it, and each bot's seat."""
+    seats = game.deciding_seats
+    if len(seats) == 1:
+        return index, 0, seats
+    group, turn = divmod(index, len(seats))
+    return group, turn, tuple(seats[(j + turn) % len(seats)] for j in range(bots))
 
 
 def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
     """Play game ``index`` of the match on the core; returns its result line."""
-    pair, a_seat = (index, 0) if setup.solo else divmod(index, 2)
-    game_seed, gods = deal(setup.seed, pair)
-    specs = [setup.a, setup.b] if a_seat == 0 else [setup.b, setup.a]
-    bots = [make_bot(spec, game_bot_seed(setup.seed, index, seat)) if spec != CORRUPTED_HEIR else None
-            for seat, spec in enumerate(specs)]  # the automaton moves inside the rules
-    cards = card_set(setup.cards, setup.ablate)
-    config = Config(gods=gods, emissary=setup.emissary, max_turns=setup.max_turns, level=setup.level)
-    state = new_game("core", seed=game_seed, cards=cards, config=config)
+    game = setup.game_object()
+    deciding = setup.bots[:len(game.deciding_seats)] if len(game.deciding_seats) == 1 else setup.bots
+    group, turn, seats = seating(game, len(deciding), index)
+    game_seed, bits = deal(setup.seed, group)
+    config = game.match_config(setup.config(), bits)
+    specs = [str(game.automaton)] * game.players  # the automaton moves inside the rules
+    for spec, seat in zip(deciding, seats):
+        specs[seat] = spec
+    bots = {seat: make_bot(spec, game_bot_seed(setup.seed, index, seat, game.players), game)
+            for spec, seat in zip(deciding, seats)}
+    cards = card_set(setup.game, setup.cards, setup.ablate)
+    state = game.new_initial_state(game_seed, engine="core", cards=cards, config=config)
     started = time.perf_counter()
-    played: list[set[str]] = [set(), set()]
-    hands = [list(h) for h in state.hands] if setup.track_cards else []
+    track = setup.track_cards
+    played: list[set[str]] = [set() for _ in range(game.players)]
     # the opening hand counts as drawn
-    drawn = [{cards.units[t].name for t, n in enumerate(hand) if n} for hand in hands] or [set(), set()]
+    drawn = [set(game.cards_held(state, seat)) if track else set() for seat in range(game.players)]
     while not state.is_terminal():
         seat = state.current_player
-        bot = bots[seat]
-        assert bot is not None, "the Corrupted Heir never has a decision to make"
-        move = bot.choose(state)
+        assert seat in bots, "an automaton never has a decision to make"
+        move = bots[seat].choose(state)
+        card = game.card_played(move) if track else None
         state.apply(move)
-        if setup.track_cards:
-            if move.verb == "play":
-                played[seat].add(move.card)
-            for p in (0, 1):
-                now = list(state.hands[p])
-                drawn[p].update(cards.units[t].name for t, n in enumerate(now) if n > hands[p][t])
-                hands[p] = now
-    winner = state.winner()
-    line: dict[str, Any] = {
-        "index": index, "pair": pair, "game_seed": game_seed, "gods": list(gods), "a_seat": a_seat,
-        "players": specs, "winner": winner, "result": 0.5 if winner is None else float(winner == a_seat),
-        "scores": list(state.scores()), "turns": state.turn, "plies": state.ply,
-        "seconds": round(time.perf_counter() - started, 3),
-    }
-    if setup.track_cards:
+        if track:
+            if card is not None:
+                played[seat].add(card)
+            for other in range(game.players):
+                drawn[other] |= game.cards_held(state, other)
+    winner = winner_of(state)
+    line: dict[str, Any] = {"index": index}
+    labels = list(game.seat_labels(config))
+    if len(deciding) <= 2:
+        a_seat = seats[0]
+        line.update({"pair": group, "game_seed": game_seed, labels_key(setup.game): labels, "a_seat": a_seat,
+                     "players": specs, "winner": winner,
+                     "result": 0.5 if winner is None else float(winner == a_seat)})
+    else:
+        line.update({"set": group, "game_seed": game_seed, labels_key(setup.game): labels, "rotation": turn,
+                     "players": specs, "bot_seats": list(seats), "winner": winner,
+                     "returns": list(state.returns())})
+    line.update({"scores": list(state.scores()), **game.record_totals(state), "plies": state.ply,
+                 "seconds": round(time.perf_counter() - started, 3)})
+    if track:
         line["played"] = [sorted(s) for s in played]
         line["drawn"] = [sorted(s) for s in drawn]
     if setup.records:
-        write_record(Path(setup.records) / f"game-{index:06d}.json", make_record(state, specs), "records")
+        write_record(Path(setup.records) / f"game-{index:06d}.json", make_record(state, specs, game), "records")
     return line
 
 
@@ -180,9 +282,16 @@ class Tally:
             self.pentanomial[round(2 * (other + result))] += 1
 
 
+def _automaton_names(spec: str) -> tuple[str, str]:
+    """How a summary names an automaton from its spec: ``corrupted-heir`` is "the Corrupted Heir",
+    "the Heir" for short."""
+    words = spec.split("-")
+    return "the " + " ".join(w.capitalize() for w in words), "the " + words[-1].capitalize()
+
+
 @dataclass(frozen=True)
 class MatchResult:
-    """Totals of a match from A's side, with the statistics a tester reads."""
+    """Totals of a two-bot match from A's side, with the statistics a tester reads."""
 
     a: str
     b: str
@@ -203,7 +312,7 @@ class MatchResult:
     mean_plies: float
     sprt: dict[str, Any] | None = None
     stopped_early: bool = False
-    level: str | None = None  # a solo match against the Corrupted Heir at this level
+    level: str | None = None  # a match against the game's automaton B, set up so (heir-solo: its level)
 
     @classmethod
     def from_lines(cls, a: str, b: str, lines: Iterable[dict[str, Any]], sprt: Sprt | None = None,
@@ -242,10 +351,11 @@ class MatchResult:
     def summary(self) -> str:
         """The result in a few lines, as the CLI prints it."""
         if self.level is not None:
+            name, short = _automaton_names(self.b)
             return "\n".join([
-                f"{self.a} vs the Corrupted Heir ({self.level}): {self.games} games",
+                f"{self.a} vs {name} ({self.level}): {self.games} games",
                 f"  A wins {self.a_wins} ({100 * self.seat0_win_rate:.1f}%, 95% {100 * self.seat0_low:.1f} .. "
-                f"{100 * self.seat0_high:.1f}); the Heir wins {self.b_wins}; {self.mean_plies:.0f} plies a game",
+                f"{100 * self.seat0_high:.1f}); {short} wins {self.b_wins}; {self.mean_plies:.0f} plies a game",
                 f"  Elo against the automaton {self._elo()}",
             ] + self._sprt_lines())
         lines = [
@@ -281,6 +391,130 @@ class MatchResult:
         return f"{self.games} games: {self.standing()}"
 
 
+# --------------------------------------------------------------------------------- N bots
+
+
+@dataclass
+class RotationTally:
+    """Running totals of finished games of an N-bot match, per bot and per seat."""
+
+    bots: int
+    games: int = 0
+    plies: int = 0
+    shared_games: int = 0  # games whose best return was shared (no single winner)
+    score: list[float] = field(default_factory=list)  # per bot: the sum of its returns
+    wins: list[int] = field(default_factory=list)  # per bot: games it alone had the best return
+    shared: list[int] = field(default_factory=list)  # per bot: games it shared the best return
+    seat_games: dict[int, int] = field(default_factory=dict)
+    seat_wins: dict[int, int] = field(default_factory=dict)
+    seat_score: dict[int, float] = field(default_factory=dict)
+    sets: dict[int, int] = field(default_factory=dict)  # rotation set -> its games counted
+
+    def __post_init__(self) -> None:
+        self.score, self.wins, self.shared = [0.0] * self.bots, [0] * self.bots, [0] * self.bots
+
+    def add(self, line: dict[str, Any]) -> None:
+        """Count one result line."""
+        returns, winner = line["returns"], line["winner"]
+        best = max(returns)
+        self.games += 1
+        self.plies += line["plies"]
+        self.shared_games += winner is None
+        self.sets[line["set"]] = self.sets.get(line["set"], 0) + 1
+        for bot, seat in enumerate(line["bot_seats"]):
+            self.score[bot] += returns[seat]
+            self.wins[bot] += winner == seat
+            self.shared[bot] += winner is None and returns[seat] == best
+            self.seat_games[seat] = self.seat_games.get(seat, 0) + 1
+            self.seat_wins[seat] = self.seat_wins.get(seat, 0) + (winner == seat)
+            self.seat_score[seat] = self.seat_score.get(seat, 0.0) + returns[seat]
+
+
+@dataclass(frozen=True)
+class RotationResult:
+    """Totals of a match of N > 2 bots, per bot and per seat.
+
+    A bot's *score* is its mean return: a game's returns sum to 1 (the seats with the best result
+    share it, so a k-way tie gives each 1/k), so the bots' scores sum to 1 and an even share is 1/N.
+    Its interval is Wilson's 95% interval on the score as a proportion of the games (as the
+    two-bot win rates are); the games of one rotation set share a deal, so it is a little narrow. A
+    *win* is a game in which the bot alone had the best return; a best return shared with others is
+    counted in ``shared`` (and in the score, as its share). The SPRT, Elo and pairs are two-bot
+    statistics and have no N-bot counterpart here."""
+
+    game: str
+    bots: list[str]
+    games: int
+    sets: int  # rotation sets with every game played
+    by_bot: list[dict[str, Any]]  # bot, games, score, score_low, score_high, wins, win_rate, shared
+    by_seat: list[dict[str, Any]]  # seat, games, wins, win_rate, win_low, win_high, score
+    shared_games: int
+    mean_plies: float
+
+    @classmethod
+    def from_lines(cls, game: str, bots: Sequence[str], lines: Iterable[dict[str, Any]]) -> RotationResult:
+        """Totals of finished games (result lines, in any order)."""
+        tally = RotationTally(len(bots))
+        for line in lines:
+            tally.add(line)
+        return cls.from_tally(game, bots, tally)
+
+    @classmethod
+    def from_tally(cls, game: str, bots: Sequence[str], tally: RotationTally) -> RotationResult:
+        """Totals and statistics of the games counted in ``tally``."""
+        n = tally.games
+        by_bot = []
+        for j, spec in enumerate(bots):
+            low, high = wilson(tally.score[j], n)
+            by_bot.append({"bot": spec, "games": n, "score": tally.score[j] / n if n else 1 / len(bots),
+                           "score_low": low, "score_high": high, "wins": tally.wins[j],
+                           "win_rate": tally.wins[j] / n if n else 0.0, "shared": tally.shared[j]})
+        by_seat = []
+        for seat in sorted(tally.seat_games):
+            games, wins = tally.seat_games[seat], tally.seat_wins[seat]
+            low, high = wilson(wins, games)
+            by_seat.append({"seat": seat, "games": games, "wins": wins, "win_rate": wins / games,
+                            "win_low": low, "win_high": high, "score": tally.seat_score[seat] / games})
+        return cls(game=game, bots=list(bots), games=n, sets=sum(c == len(bots) for c in tally.sets.values()),
+                   by_bot=by_bot, by_seat=by_seat, shared_games=tally.shared_games,
+                   mean_plies=tally.plies / n if n else 0.0)
+
+    @staticmethod
+    def letter(bot: int) -> str:
+        """A bot's name in the summary: A, B, C, …"""
+        return chr(ord("A") + bot) if bot < 26 else f"#{bot + 1}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (every number finite)."""
+        return asdict(self)
+
+    def summary(self) -> str:
+        """The result in a few lines, as the CLI prints it."""
+        width = max(len(b) for b in self.bots) + 2
+        out = [f"{' vs '.join(self.bots)} ({self.game}): {self.games} games, {self.sets} full rotation "
+               f"set{'s' if self.sets != 1 else ''} of {len(self.bots)}",
+               f"  {'bot':{width + 2}} {'score':>6}   95% interval   {'wins':>5} {'win %':>6} {'shared':>6}"]
+        for j, b in enumerate(self.by_bot):
+            out.append(f"  {self.letter(j)} {b['bot']:{width}} {100 * b['score']:5.1f}%   "
+                       f"{100 * b['score_low']:4.1f} .. {100 * b['score_high']:4.1f}   {b['wins']:5} "
+                       f"{100 * b['win_rate']:5.1f}% {b['shared']:6}")
+        seats = ", ".join(f"seat {s['seat']} {100 * s['win_rate']:.1f}% (95% {100 * s['win_low']:.1f} .. "
+                          f"{100 * s['win_high']:.1f})" for s in self.by_seat)
+        out += [f"  wins by seat: {seats or '-'}",
+                f"  {self.shared_games} games without a single winner; {self.mean_plies:.0f} plies a game",
+                f"  score = mean return (the bots' scores sum to 100%, an even share is {100 / len(self.bots):.1f}%); "
+                "interval: Wilson 95%"]
+        return "\n".join(out)
+
+    def standing(self) -> str:
+        """Each bot's score so far (the progress bar shows it)."""
+        return ", ".join(f"{self.letter(j)} {100 * b['score']:.1f}%" for j, b in enumerate(self.by_bot))
+
+    def line(self) -> str:
+        """One progress line."""
+        return f"{self.games} games: {self.standing()}"
+
+
 # ------------------------------------------------------------------------------- results file
 
 
@@ -309,23 +543,40 @@ def read_results(path: str | Path, identity: dict[str, Any] | None = None) -> li
         raise RecordError(f"{path}:1: not a results file (the first line is not JSON)") from None
     if not isinstance(header, dict) or header.get("format") != MATCH_FORMAT:
         raise RecordError(f"{path}:1: not a results file (expected format {MATCH_FORMAT!r})")
+    match = header.get("match", {})
+    match = match if isinstance(match, dict) else {}
+    rotation = isinstance(match.get("bots"), list)  # a match of N bots (else of two)
     if identity is not None:
-        for key, value in identity.items():
-            if header.get("match", {}).get(key) != value:
+        for key, value in {"game": identity.get("game"), **identity}.items():  # Heir's files name no game
+            if match.get(key) != value:
                 raise RecordError(f"{path}:1: the file is of another match: {key} is "
-                                  f"{header.get('match', {}).get(key)!r} there, {value!r} here")
+                                  f"{match.get(key)!r} there, {value!r} here")
     games: dict[int, dict[str, Any]] = {}
     for number, row in enumerate(rows[1:], start=2):
         try:
             game = parse_json(row)
         except FormatError as exc:
             raise RecordError(f"{path}:{number}: {exc}") from None
-        if (not isinstance(game, dict) or not isinstance(game.get("index"), int)
-                or game.get("result") not in (0.0, 0.5, 1.0) or not isinstance(game.get("pair"), int)
-                or game.get("winner") not in (0, 1, None) or not isinstance(game.get("plies"), int)):
+        if not _is_result_line(game, rotation):
             raise RecordError(f"{path}:{number}: not a game result line")
         games[game["index"]] = game
     return list(games.values())
+
+
+def _is_result_line(game: Any, rotation: bool) -> bool:
+    """Whether ``game`` has what the totals read: a two-bot game's pair and A's result, or an
+    N-bot game's rotation set, returns and bots' seats."""
+    if not isinstance(game, dict) or not isinstance(game.get("index"), int) or not isinstance(game.get("plies"), int):
+        return False
+    if not rotation:
+        return (game.get("result") in (0.0, 0.5, 1.0) and isinstance(game.get("pair"), int)
+                and game.get("winner") in (0, 1, None))
+    returns, seats, winner = game.get("returns"), game.get("bot_seats"), game.get("winner")
+    return (isinstance(game.get("set"), int) and isinstance(returns, list) and len(returns) > 0
+            and all(isinstance(r, (int, float)) and not isinstance(r, bool) and 0 <= r <= 1 for r in returns)
+            and isinstance(seats, list) and len(seats) > 2
+            and all(type(s) is int and 0 <= s < len(returns) for s in seats)
+            and (winner is None or (type(winner) is int and 0 <= winner < len(returns))))
 
 
 class _Writer:
@@ -468,25 +719,62 @@ class MatchOptions:
     lines: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _check(setup: MatchSetup, options: MatchOptions) -> None:
-    if setup.solo:
-        if setup.level not in LEVELS:
-            raise UsageError(f"level: must be one of {', '.join(LEVELS)}, got {setup.level!r}")
-        if setup.b != CORRUPTED_HEIR:
-            raise UsageError(f"bot_b: a solo match is against {CORRUPTED_HEIR!r}, got {setup.b!r}")
-        if setup.emissary:
-            raise UsageError("emissary: the Emissary variant is for two players, not the solo game")
-    for name, spec in (("bot_a", setup.a), ("bot_b", setup.b)):
-        if spec == CORRUPTED_HEIR:
-            if name == "bot_a" or not setup.solo:
-                raise UsageError(f"{name}: {CORRUPTED_HEIR!r} plays only as BOT_B of a solo match (--game heir-solo)")
-            continue
+def _automata() -> dict[str, list[str]]:
+    """The games whose automaton each automaton spec is."""
+    found: dict[str, list[str]] = {}
+    for g in all_games():
+        if g.automaton:
+            found.setdefault(g.automaton, []).append(g.name)
+    return found
+
+
+def _check(setup: MatchSetup, options: MatchOptions) -> Game:
+    """Refuse a match that cannot be played (before any game is); returns its game."""
+    game = setup.game_object()
+    try:
+        hash(setup.options)
+    except TypeError:
+        raise UsageError(f"options: each value must be a number, a string or true/false, got {setup.options!r}") \
+            from None
+    for name, _ in setup.options:
+        if name not in game.match_options:
+            takes = ", ".join(game.match_options) or "none"
+            raise UsageError(f"{name}: not an option of a match of {game.name} (the options it takes: {takes})")
+    setup.config()  # a bad option value fails here, naming the option
+    seats = game.deciding_seats
+    names = [f"bot_{chr(ord('a') + j)}" for j in range(len(setup.bots))] if len(setup.bots) <= 2 else \
+        [f"bot {j + 1}" for j in range(len(setup.bots))]
+    for name, spec in zip(names, setup.bots):
+        if not isinstance(spec, str):
+            raise UsageError(f"{name}: a bot spec must be a string, got {spec!r}")
+    if len(seats) == 1:
+        if not game.automaton:
+            raise UsageError(f"game: {game.name} has one player and no automaton to play a match against")
+        if len(setup.bots) != 2 or setup.b != game.automaton:
+            raise UsageError(f"bot_b: a match of {game.name} is of one bot, BOT_A, against the game's automaton: "
+                             f"BOT_B must be {game.automaton!r}; got {' '.join(setup.bots) or 'no bots'}")
+    elif len(seats) == 2 and len(setup.bots) != 2:
+        raise UsageError(f"bots: a match of {game.name} is between two bots (BOT_A BOT_B), got {len(setup.bots)}: "
+                         f"{' '.join(setup.bots) or '-'}")
+    elif len(seats) > 2 and len(setup.bots) != len(seats):
+        raise UsageError(f"bots: a match of {game.name} takes {len(seats)} bots, one for each seat they rotate "
+                         f"through, got {len(setup.bots)}: {' '.join(setup.bots) or '-'}")
+    if len(seats) > 2 and options.sprt is not None:
+        raise UsageError(f"sprt: the SPRT tests one bot against another; a match of {game.name} has "
+                         f"{len(seats)} bots (drop --sprt)")
+    automata = _automata()
+    for j, (name, spec) in enumerate(zip(names, setup.bots)):
+        if len(seats) == 1 and j == 1:
+            continue  # the game's own automaton, checked above
+        if spec in automata:
+            owners = ", ".join(automata[spec])
+            raise UsageError(f"{name}: {spec!r} is the automaton of {owners}: it plays only as BOT_B of a match "
+                             f"of that game (--game {automata[spec][0]})")
         kind, _ = parse_spec(spec)
         if kind == "human":
             raise UsageError(f"{name}: a match is between bots; 'human' cannot play one")
     check_int(options.games, "games", GAMES)
     check_int(options.workers, "workers", RAY_TASKS if options.backend == "ray" else WORKERS)
-    check_int(setup.max_turns, "max_turns", TURNS)
     if options.backend not in BACKENDS:
         raise UsageError(f"backend: unknown backend {options.backend!r} (expected one of {', '.join(BACKENDS)})")
     if not isinstance(setup.seed, int) or not 0 <= setup.seed <= MASK64:
@@ -500,13 +788,28 @@ def _check(setup: MatchSetup, options: MatchOptions) -> None:
             os.makedirs(setup.records, exist_ok=True)
         except OSError as exc:
             raise UsageError(f"records: cannot make the folder {setup.records}: {exc.strerror or exc}") from None
-    card_set(setup.cards, setup.ablate)  # a bad card file or ablated name fails here, not in a worker
+    card_set(setup.game, setup.cards, setup.ablate)  # a bad card file or ablated name fails here, not in a worker
+    return game
 
 
-def run_match(setup: MatchSetup, options: MatchOptions) -> MatchResult:
+def _automaton_setting(game: Game, setup: MatchSetup) -> str:
+    """How a match against an automaton names its set-up: the values of the game's match options
+    that are a choice (heir-solo: the level), else the automaton's name."""
+    values = setup.option_values()
+    chosen = [str(values[o.name]) for o in game.options
+              if o.name in values and o.choices and not isinstance(o.default, bool)]
+    return " ".join(chosen) or str(game.automaton)
+
+
+AnyResult = MatchResult | RotationResult
+
+
+def run_match(setup: MatchSetup, options: MatchOptions) -> AnyResult:
     """Play (or finish) a match; every finished game goes to ``options.out`` as it ends and to
-    ``options.lines``."""
-    _check(setup, options)
+    ``options.lines``. Two bots give a :class:`MatchResult`, N bots a :class:`RotationResult`."""
+    game = _check(setup, options)
+    rotation = len(game.deciding_seats) > 2
+    level = _automaton_setting(game, setup) if len(game.deciding_seats) == 1 else None
     header = {"format": MATCH_FORMAT, "match": setup.identity()}
     done: dict[int, dict[str, Any]] = {}
     out = options.out
@@ -515,16 +818,20 @@ def run_match(setup: MatchSetup, options: MatchOptions) -> MatchResult:
         done = {g["index"]: g for g in read_results(out, setup.identity()) if g["index"] < options.games}
         if not Path(out).read_bytes():
             exists = False
-    tally = Tally()
+    tally: Tally | RotationTally = RotationTally(len(setup.bots)) if rotation else Tally()
     for line in done.values():
         tally.add(line)
 
-    def result(stopped: bool = False) -> MatchResult:
-        return MatchResult.from_tally(setup.a, setup.b, tally, options.sprt, stopped, setup.level)
+    def result(stopped: bool = False) -> AnyResult:
+        if isinstance(tally, RotationTally):
+            return RotationResult.from_tally(setup.game, setup.bots, tally)
+        return MatchResult.from_tally(setup.a, setup.b, tally, options.sprt, stopped, level)
 
     def decided() -> bool:
-        verdict = result().sprt if options.sprt is not None and tally.games else None
-        return verdict is not None and verdict["verdict"] != "continue"
+        if options.sprt is None or not tally.games:
+            return False
+        verdict = result()
+        return isinstance(verdict, MatchResult) and verdict.sprt is not None and verdict.sprt["verdict"] != "continue"
 
     todo = [] if decided() else [i for i in range(options.games) if i not in done]
     if options.backend == "ray":
@@ -534,8 +841,8 @@ def run_match(setup: MatchSetup, options: MatchOptions) -> MatchResult:
     writer = _Writer(out, header, new=not exists)
     from tqdm import tqdm
 
-    bar = tqdm(total=options.games, initial=tally.games, desc=f"{setup.a} vs {setup.b}", unit="game",
-               file=sys.stderr, disable=not options.progress, smoothing=0.05)
+    bar = tqdm(total=options.games, initial=tally.games, desc=" vs ".join(setup.bots), unit="game", file=sys.stderr,
+               disable=not options.progress, smoothing=0.05)
     if tally.games:
         bar.set_postfix_str(result().standing(), refresh=False)
     results = runner(setup, todo) if todo else None
@@ -558,19 +865,21 @@ def run_match(setup: MatchSetup, options: MatchOptions) -> MatchResult:
     return result(decided() and tally.games < options.games)
 
 
-def play_match(bot_a: str, bot_b: str, games: int = 100, seed: int = 1, workers: int = 1,
-               backend: str = "local", address: str | None = None, out: str | None = None,
+def play_match(bot_a: str | None = None, bot_b: str | None = None, games: int = 100, seed: int = 1,
+               workers: int = 1, backend: str = "local", address: str | None = None, out: str | None = None,
                resume: bool = False, sprt: Sprt | str | None = None, records: str | None = None,
-               cards: str | None = None, emissary: bool = False, max_turns: int = DEFAULT_MAX_TURNS,
-               progress: bool = False, level: str | None = None) -> MatchResult:
-    """Play a seat-swapped match between two bot specs (see :mod:`omen_search.bots`) and return
-    the totals from A's side; with ``level``, a solo match of ``bot_a`` against the Corrupted Heir
-    (``bot_b`` must be ``"corrupted-heir"``). Raises :class:`UsageError` for a bad option."""
-    setup = MatchSetup(a=bot_a, b=bot_b, seed=seed, cards=cards, emissary=emissary, max_turns=max_turns,
-                       records=records, level=level)
+               cards: str | None = None, progress: bool = False, *, game: str | None = None,
+               bots: Sequence[str] = (), **options: Any) -> AnyResult:
+    """Play a match and return its totals: between two bot specs (see :mod:`omen_search.bots`),
+    seat-swapped, from A's side (a :class:`MatchResult`); of ``bots``, one per deciding seat of a
+    game with more than two, in seat rotation (a :class:`RotationResult`); or of ``bot_a`` against
+    the automaton of a game that has one (``bot_b`` its name: ``play_match("greedy",
+    "corrupted-heir", level="hard")``). ``options`` are the game's match options (``emissary=True``,
+    ``max_turns=150``, ``level="hard"``); without ``game`` the match is of :data:`DEFAULT_GAME` or
+    of the first game that takes them. Raises :class:`UsageError` for a bad option."""
+    setup = MatchSetup(bot_a, bot_b, seed=seed, cards=cards, records=records, game=game, bots=bots, **options)
     if isinstance(sprt, str):
         sprt = Sprt.parse(sprt)
-    options = MatchOptions(games=games, workers=workers, backend=backend, address=address, out=out,
-                           resume=resume, sprt=sprt, progress=progress)
-    return run_match(setup, options)
-
+    run = MatchOptions(games=games, workers=workers, backend=backend, address=address, out=out,
+                       resume=resume, sprt=sprt, progress=progress)
+    return run_match(setup, run)

@@ -188,6 +188,19 @@ def test_bad_input_to_the_report():
         balance_report(SAME, [untracked])
 
 
+def test_the_report_holds_the_games_match_options():
+    lines = [game(i, i % 2) for i in range(4)]
+    report = balance_report(MatchSetup(a="greedy", b="greedy", emissary=True, max_turns=30), lines)
+    assert "game" not in report and (report["emissary"], report["max_turns"]) == (True, 30)
+    assert ", with emissary, max_turns 30. Games last 10.0 turns;" in render_html(report)
+    assert ". Games last 10.0 turns;" in render_html(balance_report(SAME, lines)), "defaults are not named"
+    solo = balance_report(MatchSetup(a="greedy", b="corrupted-heir", level="hard"), lines)
+    assert (solo["game"], solo["level"], solo["max_turns"]) == ("heir-solo", "hard", 200) and "emissary" not in solo
+    assert [r["key"] for r in solo["by_god"]] == list(GODS)
+    assert format_text(solo).splitlines()[:3] == format_text(balance_report(MatchSetup(a="greedy", b="corrupted-heir"),
+                                                                            lines)).splitlines()[:3]
+
+
 # ------------------------------------------------------------------------------------- real games
 
 

@@ -16,6 +16,7 @@ import pytest
 from omen_search.cli import main
 from omen_search.games.heir.engines import new_game
 from omen_search.errors import RecordError, UsageError
+from omen_search.game import get_game
 from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.rules import Config
 from omen_search.match import (
@@ -61,7 +62,8 @@ def test_every_game_is_fixed_by_the_match_seed_and_its_index():
 
 
 def test_deals_vary_the_gods_between_pairs():
-    gods = {deal(1, pair)[1] for pair in range(40)}
+    heir = get_game("heir")
+    gods = {heir.seat_labels(heir.match_config(heir.config(), deal(1, pair)[1])) for pair in range(40)}
     assert gods == {("anubis", "horus"), ("horus", "anubis")}
 
 
@@ -232,6 +234,85 @@ def test_progress_shows_the_standing_game_by_game_in_the_summarys_elo_format(cap
     assert all(re.search(elo, line) for line in reports), reports
     assert re.search(elo, result.summary()) and re.search(r"6/6 \[.*, " + elo, err), err
     assert result.line() in err
+
+
+# ------------------------------------------------------------------------------ unchanged output
+
+TWO_BOTS_SUMMARY = """greedy vs random: 6 games
+  A wins 5, B wins 1, ties 0; score 83.3%
+  Elo +279.6 (95% -44.4 .. +416.6), LOS 94.9%
+  pairs (A's points 0, ½, 1, 1½, 2): 0 0 1 0 2
+  seat 0 wins 66.7% (95% 30.0 .. 90.3); 131 plies a game"""
+TWO_BOTS_TOTALS = {"a": "greedy", "b": "random", "games": 6, "a_wins": 5, "b_wins": 1, "ties": 0,
+                   "score": 0.8333333333333334, "elo": 279.5880017344076, "elo_low": -44.365862142078306,
+                   "elo_high": 416.5570740632898, "los": 0.9487647825701253, "pentanomial": [0, 0, 1, 0, 2],
+                   "seat0_wins": 4, "seat0_win_rate": 0.6666666666666666, "seat0_low": 0.2999933151383921,
+                   "seat0_high": 0.9032285888942196, "mean_plies": 130.66666666666666, "sprt": None,
+                   "stopped_early": False, "level": None}
+SOLO_SUMMARY = """greedy vs the Corrupted Heir (novice): 4 games
+  A wins 2 (50.0%, 95% 15.0 .. 85.0); the Heir wins 2; 55 plies a game
+  Elo against the automaton -0.0 (95% -338.0 .. +338.0)"""
+
+
+def test_two_bot_totals_and_summary_are_those_of_the_heir_only_match_runner(capsys):
+    """Written by the match runner before it took any game: the same games, totals and text."""
+    result = play_match("greedy", "random", games=6, seed=3)
+    assert isinstance(result, MatchResult) and result.summary() == TWO_BOTS_SUMMARY
+    assert list(result.to_dict()) == list(TWO_BOTS_TOTALS) and result.to_dict() == pytest.approx(TWO_BOTS_TOTALS)
+    assert result.line() == "6 games: 5-1-0, score 83.3%, Elo +279.6 (95% -44.4 .. +416.6)"
+    solo = play_match("greedy", "corrupted-heir", games=4, seed=2, level="novice")
+    assert solo.summary() == SOLO_SUMMARY and solo.level == "novice"
+    assert main(["match", "greedy", "random", "--games", "6", "--seed", "3", "--quiet"]) == 0
+    assert capsys.readouterr().out == TWO_BOTS_SUMMARY + "\n"
+
+
+STRENGTH = Path(__file__).resolve().parents[1] / "bench" / "strength"
+
+
+@pytest.mark.skipif(not STRENGTH.is_dir(), reason="no source tree with bench/strength")
+@pytest.mark.parametrize("name", ["ismcts100-greedy", "solo-greedy-hard"])
+def test_a_checked_in_strength_file_resumes_at_once_and_its_games_reproduce(tmp_path, monkeypatch, name):
+    """docs/strength.md's rows: the file's first line is the match's identity, key for key and in
+    order (Heir's files name no game), --resume plays nothing, and games replay to the same lines."""
+    path = STRENGTH / f"{name}.jsonl"
+    header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])["match"]
+    setup = MatchSetup(header["a"], header["b"], seed=header["seed"], level=header.get("level"))
+    assert setup.game == ("heir-solo" if "level" in header else "heir")
+    assert list(setup.identity().items()) == list(header.items())
+    lines = {g["index"]: g for g in read_results(path, setup.identity())}
+    for index in (0, 1, 7):
+        assert without_time(play_game(setup, index)) == without_time(lines[index])
+    copy = tmp_path / path.name
+    copy.write_bytes(path.read_bytes())
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a finished match played a game")
+
+    monkeypatch.setattr("omen_search.match.play_game", no_games)
+    result = run_match(setup, MatchOptions(games=len(lines), out=str(copy), resume=True))
+    assert result == MatchResult.from_lines(setup.a, setup.b, lines.values(), level=header.get("level"))
+    assert copy.read_bytes() == path.read_bytes()
+
+
+def test_heir_options_stay_where_they_were_in_the_first_line(tmp_path):
+    out = tmp_path / "m.jsonl"
+    play_match("random", "random", games=2, out=str(out), max_turns=150)
+    match = json.loads(out.read_text().splitlines()[0])["match"]
+    assert "game" not in match and match["max_turns"] == 150 and match["emissary"] is False
+    with pytest.raises(RecordError, match="max_turns"):
+        play_match("random", "random", games=2, out=str(out), resume=True)
+
+
+def test_options_of_the_game_are_checked():
+    assert MatchSetup("greedy", "corrupted-heir", level="hard").game == "heir-solo"
+    assert MatchSetup("greedy", "random", emissary=True, level=None).game == "heir"
+    with pytest.raises(UsageError, match=r"^gods: not an option of a match of heir \(the options it takes: "
+                                         r"emissary, max_turns\)"):
+        play_match("random", "random", games=2, gods="horus,anubis")
+    with pytest.raises(UsageError, match="^emissary: must be true or false"):
+        play_match("random", "random", games=2, emissary="yes")
+    with pytest.raises(UsageError, match="bots: a match of heir is between two bots"):
+        play_match(bots=["random", "random", "greedy"], games=2)
 
 
 # ------------------------------------------------------------------------------------ solo

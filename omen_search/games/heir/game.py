@@ -232,6 +232,15 @@ class HeirGame(Game):
     def seat_labels(self, config: Config) -> tuple[str, ...]:
         return tuple(config.gods)
 
+    labels_key = "gods"
+
+    def match_identity(self, config: Config, track_cards: bool) -> dict[str, Any]:
+        """Heir's results files (bench/strength/) were written before a match named its game: their
+        first line holds these values, in this order, so that they still resume and reproduce (the
+        solo game's Emissary flag is always off)."""
+        return {"emissary": config.emissary, "max_turns": config.max_turns, "track_cards": track_cards,
+                **({"level": config.level} if self.solo else {})}
+
     def card_played(self, move: Any) -> str | None:
         return move.card if move.verb == "play" else None
 

@@ -405,6 +405,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
     record = load_record(args.record)
     game = _document_game(args, record, "record")
+    if not 0 <= args.player < game.players:
+        raise UsageError(f"--player: must be a seat of {game.name}, from 0 to {game.players - 1}, got {args.player}")
     if args.html:
         check_output(args.html, "--html")
     review = analyze_game(record, args.player, Limit(iterations=args.iterations), cards=game.load_cards(args.cards),

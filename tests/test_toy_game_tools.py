@@ -158,3 +158,17 @@ def test_the_engine_protocol_advises_any_seat_of_the_toy_game(tricks):
         assert replies[answered]["pov"] == state.current_player
         assert {m["move"] for m in replies[answered]["moves"]} == {str(m) for m in state.legal_moves()}
     assert replies[3]["field"] == "game" and "tricks-3" in replies[3]["error"]
+
+
+def test_the_balance_command_reports_a_two_seat_toy_game(tricks, capsys):
+    """``balance`` on ``tricks-2`` (registered beside tricks-3): win rates by seat over seat-swapped
+    pairs, from the command line."""
+    import omen_search.game as registry
+    from toy_game.game import ToyGame
+
+    registry.register(ToyGame(2))
+    status, out, _ = run(capsys, "balance", "--game", "tricks-2", "--games", "8", "--bots", "greedy,random",
+                         "--json", "--quiet")
+    report = json.loads(out)
+    assert status == 0 and report["game"] == "tricks-2" and report["games"] == 8
+    assert sum(seat["wins"] for seat in report["by_seat"]) == 8  # a tie counts half to each seat

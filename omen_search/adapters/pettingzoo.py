@@ -61,7 +61,9 @@ class OmenEnv(AECEnv):
     card set of the game (its built-in one by default)."""
 
     RENDER_MODES = ("ansi", "human")
-    metadata = {"name": "omen_heir_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+    # the default game's name; each environment names its own game (__init__)
+    metadata = {"name": f"omen_{DEFAULT_GAME.replace('-', '_')}_v0", "render_modes": list(RENDER_MODES),
+                "is_parallelizable": False}
 
     def __init__(self, render_mode: str | None = None, *, game: str | Game | None = None, cards: Any = None,
                  **options: Any):

@@ -9,14 +9,23 @@ The vocabulary is documented in ``docs/cards.md``.
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from collections.abc import Callable
 from typing import Any, Literal
 
+from omen_search.cardfiles import (
+    MAX_FILE_CHARS,
+    Checker,
+    Spec,
+    builtin_card_text,
+    check_unique_names,
+    effect_list,
+    parse_toml,
+    read_card_file,
+    tagged_args,
+)
 from omen_search.errors import CardDataError, UsageError
 from omen_search.games.heir.notation import is_label
 
@@ -29,7 +38,6 @@ SOURCES = ("printed", "designed")
 DECK_SIZE = 40
 REWARD_COUNT = 9
 STRUCTURES_PER_GOD = 3
-MAX_FILE_CHARS = 16 * 1024 * 1024  # the text of a card file (the built-in one has about 9,000 characters)
 
 # Limits of the engines' fixed-size tables (the Cython core's, ``ext/heir/core_state.pxd``, which checks
 # that it agrees). A card file beyond them is refused when it is loaded, so that every set the loader
@@ -50,7 +58,7 @@ Filter = Literal["any", "neutral", "anubis", "horus", "treasured"]
 # For each op: its parameters, whether each is required, and its kind.
 # kinds: "count" (int >= 1), "amount" (int >= 0), "bool", "god", "filter", "side", "where", "mode",
 # "effects" (a nested list of effects), "options" (a list of {label, effects}).
-OPS: dict[str, dict[str, tuple[bool, str]]] = {
+OPS: dict[str, Spec] = {
     "draw": {"n": (True, "count")},
     "gain": {"n": (True, "count")},
     "discard": {"n": (True, "count")},
@@ -262,106 +270,35 @@ class CardSet:
 # ------------------------------------------------------------------------------------- loading
 
 
-class _Checker:
-    """Reads one table of the file, remembering where it is for error messages."""
-
-    def __init__(self, path: str, where: str, table: Any):
-        self.path = path
-        self.where = where
-        if not isinstance(table, dict):
-            self.fail("", f"must be a table, got {type(table).__name__}")
-        self.table: dict[str, Any] = table
-
-    def fail(self, field: str, message: str):
-        at = f"{self.where}, field '{field}'" if field else self.where
-        raise CardDataError(f"{self.path}: {at}: {message}")
-
-    def only(self, allowed: set[str]) -> None:
-        for key in self.table:
-            if key not in allowed:
-                self.fail(key, f"unknown field (expected one of {', '.join(sorted(allowed))})")
-
-    def get(self, field: str, kind: type, default: Any = ..., choices: tuple = (), most: int | None = None) -> Any:
-        if field not in self.table:
-            if default is ...:
-                self.fail(field, "missing")
-            return default
-        value = self.table[field]
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            self.fail(field, f"must be an integer, got {value!r}")
-        if kind is not int and not isinstance(value, kind):
-            self.fail(field, f"must be a {kind.__name__}, got {value!r}")
-        if kind is int and value < 0:
-            self.fail(field, f"must not be negative, got {value}")
-        if most is not None and value > most:
-            self.fail(field, f"must be at most {most} (a limit of the engines), got {value}")
-        if choices and value not in choices:
-            self.fail(field, f"unknown value {value!r} (expected one of {', '.join(choices)})")
-        return value
-
-    def name(self) -> str:
-        name = self.get("name", str)
-        if not name.strip() or '"' in name or name != name.strip():
-            self.fail("name", f"must be non-empty, without quotes or outer spaces, got {name!r}")
-        return name
-
-
 def _effects(path: str, where: str, field: str, raw: Any, city: bool) -> tuple[Effect, ...]:
     """A list of effects; ``city`` says whether they resolve in a city ("this city" exists only in
     REINFORCE, INVOCATION and MANEUVER, not in LABOR, reward tiles or structures)."""
-    if not isinstance(raw, list):
-        raise CardDataError(f"{path}: {where}, field '{field}': must be a list of effects")
-    if len(raw) > MAX_EFFECTS:
-        raise CardDataError(f"{path}: {where}, field '{field}': {len(raw)} effects, the limit is {MAX_EFFECTS}")
-    return tuple(_effect(path, f"{where}, field '{field}[{i}]'", e, city) for i, e in enumerate(raw))
+    return effect_list(path, where, field, raw, MAX_EFFECTS, lambda at, e: _effect(path, at, e, city))
 
 
 def _effect(path: str, where: str, raw: Any, city: bool) -> Effect:
-    if not isinstance(raw, dict):
-        raise CardDataError(f"{path}: {where}: an effect must be a table with an 'op'")
-    op = raw.get("op")
-    if op is None:
-        raise CardDataError(f"{path}: {where}, field 'op': missing")
-    if not isinstance(op, str) or op not in OPS:
-        raise CardDataError(
-            f"{path}: {where}: unknown op {op!r} (expected one of {', '.join(sorted(OPS))})"
-        )
-    spec = OPS[op]
-    check = _Checker(path, where, raw)
-    check.only({"op", *spec})
-    args: dict[str, Any] = {"op": op}
-    for param, (required, kind) in spec.items():
-        if param not in raw:
-            if required:
-                check.fail(param, f"missing (op '{op}' needs it)")
-            continue
-        value = raw[param]
-        if kind in ("count", "amount"):
-            value = check.get(param, int, most=MAX_COUNT)
-            if kind == "count" and value < 1:
-                check.fail(param, f"must be at least 1, got {value}")
-        elif kind == "bool":
-            value = check.get(param, bool)
-        elif kind in _CHOICES:
-            value = check.get(param, str, choices=_CHOICES[kind])
-        elif kind == "effects":
-            value = _effects(path, where, param, value, city)
-        elif kind == "options":
-            if not isinstance(value, list) or not 2 <= len(value) <= MAX_OPTIONS:
-                check.fail(param, f"must list from 2 to {MAX_OPTIONS} options")
-            options = []
-            for i, opt in enumerate(value):
-                oc = _Checker(path, f"{where}, option {i}", opt)
-                oc.only({"label", "effects"})
-                label = oc.get("label", str)
-                if not is_label(label):
-                    oc.fail("label", f"must be one ASCII word that is not a city, got {label!r}")
-                options.append(Option(label, _effects(path, f"{where}, option {i}", "effects",
-                                                      oc.get("effects", list), city)))
-            if len({o.label for o in options}) != len(options):
-                check.fail(param, "option labels must differ")
-            value = tuple(options)
-        args[param] = value
+    def nested(check: Checker, param: str, value: Any) -> Any:
+        """A ``then`` (a list of effects) or a ``choose``'s ``options``."""
+        if param == "then":
+            return _effects(path, where, param, value, city)
+        if not isinstance(value, list) or not 2 <= len(value) <= MAX_OPTIONS:
+            check.fail(param, f"must list from 2 to {MAX_OPTIONS} options")
+        options = []
+        for i, opt in enumerate(value):
+            oc = Checker(path, f"{where}, option {i}", opt)
+            oc.only({"label", "effects"})
+            label = oc.get("label", str)
+            if not is_label(label):
+                oc.fail("label", f"must be one ASCII word that is not a city, got {label!r}")
+            options.append(Option(label, _effects(path, f"{where}, option {i}", "effects",
+                                                  oc.get("effects", list), city)))
+        if len({o.label for o in options}) != len(options):
+            check.fail(param, "option labels must differ")
+        return tuple(options)
+
+    check, args = tagged_args(path, where, raw, key="op", what="an effect", specs=OPS, choices=_CHOICES,
+                              most=MAX_COUNT, other=nested)
+    op = args["op"]
     needs_city = op == "steal_unit" or (op == "entomb" and args.get("where") == "this_city") or (
         op == "move" and args.get("mode") == "maneuver"
     )
@@ -377,7 +314,7 @@ _UNIT_FIELDS = {
 
 
 def _unit(path: str, index: int, raw: Any) -> Unit:
-    check = _Checker(path, f"unit #{index + 1}", raw)
+    check = Checker(path, f"unit #{index + 1}", raw)
     name = check.name()
     check.where = f"unit '{name}'"
     check.only(_UNIT_FIELDS)
@@ -410,7 +347,7 @@ def _unit(path: str, index: int, raw: Any) -> Unit:
 
 
 def _reward(path: str, index: int, raw: Any) -> RewardTile:
-    check = _Checker(path, f"reward #{index + 1}", raw)
+    check = Checker(path, f"reward #{index + 1}", raw)
     name = check.name()
     check.where = f"reward '{name}'"
     check.only({"name", "source", "text", "effects", "note"})
@@ -425,7 +362,7 @@ def _reward(path: str, index: int, raw: Any) -> RewardTile:
 
 
 def _structure(path: str, index: int, raw: Any) -> dict[str, Any]:
-    check = _Checker(path, f"structure #{index + 1}", raw)
+    check = Checker(path, f"structure #{index + 1}", raw)
     name = check.name()
     check.where = f"structure '{name}'"
     check.only({"name", "god", "build", "vp", "source", "text", "completed", "note"})
@@ -567,17 +504,8 @@ def parse_cards(text: str, path: str = "<cards>") -> CardSet:
 
     Raises :class:`CardDataError` naming ``path``, the card and the field of the first mistake.
     """
-    try:
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    except UnicodeEncodeError as exc:
-        raise CardDataError(f"{path}: not valid text: {exc}") from None
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CardDataError(f"{path}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise CardDataError(f"{path}: not valid TOML: nested too deeply") from None
-    top = _Checker(path, "top level", raw)
+    raw, digest = parse_toml(text, path)
+    top = Checker(path, "top level", raw)
     top.only({"name", "ruleset", "unit", "reward", "structure"})
     set_name = top.get("name", str)
     ruleset = top.get("ruleset", str, choices=("heir",))
@@ -585,13 +513,9 @@ def parse_cards(text: str, path: str = "<cards>") -> CardSet:
     rewards = tuple(_reward(path, i, r) for i, r in enumerate(top.get("reward", list)))
     raw_structures = [_structure(path, i, s) for i, s in enumerate(top.get("structure", list))]
 
-    for kind, items in (("unit", units), ("reward", rewards), ("structure", raw_structures)):
-        seen: set[str] = set()
-        for item in items:
-            name = item.name if not isinstance(item, dict) else item["name"]
-            if name in seen:
-                raise CardDataError(f"{path}: {kind} '{name}', field 'name': duplicate name")
-            seen.add(name)
+    check_unique_names(path, "unit", (u.name for u in units))
+    check_unique_names(path, "reward", (r.name for r in rewards))
+    check_unique_names(path, "structure", (s["name"] for s in raw_structures))
     if len(units) > MAX_UNIT_TYPES:
         raise CardDataError(f"{path}: unit: at most {MAX_UNIT_TYPES} unit designs, got {len(units)}")
     deck = sum(u.copies for u in units)
@@ -627,18 +551,10 @@ def load_cards(path: str | Path | None = None) -> CardSet:
     """
     if path is None:
         return default_cards()
-    try:
-        with open(path, encoding="utf-8") as f:  # at most so much: /dev/zero is not a card file
-            text = f.read(MAX_FILE_CHARS + 1)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CardDataError(f"{path}: cannot read card file: {exc}") from None
-    if len(text) > MAX_FILE_CHARS:
-        raise CardDataError(f"{path}: cannot read card file: larger than {MAX_FILE_CHARS} characters")
-    return parse_cards(text, str(path))
+    return parse_cards(read_card_file(path, MAX_FILE_CHARS), str(path))
 
 
 @lru_cache(maxsize=1)
 def default_cards() -> CardSet:
     """The built-in "Heir to the Dunes — seed edition" set shipped inside the package."""
-    text = resources.files("omen_search").joinpath("data/heir-seed.toml").read_text(encoding="utf-8")
-    return parse_cards(text, "heir-seed.toml")
+    return parse_cards(builtin_card_text("heir-seed.toml"), "heir-seed.toml")

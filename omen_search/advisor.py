@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from omen_search.errors import FormatError, UsageError
-from omen_search.game import DEFAULT_GAME, Game, game_of, get_game
+from omen_search.game import Game, game_of, named_game
 from omen_search.jsonio import parse_json
 from omen_search.limits import WORKERS, check_int
 from omen_search.records import RECORD_FORMAT, record_game, replay
@@ -259,7 +259,7 @@ class Advisor:
             if not isinstance(source, dict):
                 raise FormatError(f"observation: must be a JSON object, got {type(source).__name__}")
         if isinstance(source, dict) and source.get("format") != RECORD_FORMAT and ply is None:
-            family = self.game or _named_game(source)
+            family = self.game or named_game(source, "observation")
             observed, pov = family.from_observation(source, self.cards)
             if observed.is_terminal():
                 raise UsageError("advise: the game in the observation is over")
@@ -319,15 +319,6 @@ class Advisor:
                       elapsed=time.perf_counter() - started, moves=tuple(moves), outlook=outlook,
                       tree_full=result.tree_full, outlook_key=game.outlook_key,
                       outlook_text=game.describe_outlook(outlook))
-
-
-def _named_game(document: dict[str, Any]) -> Game:
-    """The game family a document names in ``game`` (:data:`DEFAULT_GAME` if none); raises
-    :class:`FormatError` naming ``observation.game``."""
-    try:
-        return get_game(document.get("game", DEFAULT_GAME), field="observation.game")
-    except UsageError as exc:
-        raise FormatError(str(exc)) from None
 
 
 def _line(game: Game, core: Any, pov: int, stats: MoveStats, rng: Rng, tries: int = 16) -> tuple[PvStep, ...]:

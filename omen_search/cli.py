@@ -18,9 +18,9 @@ from omen_search import __version__, limits
 from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.bots import BOT_KINDS, bot_seed, make_bot, split_players
-from omen_search.errors import FormatError, OmenError, UsageError
+from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
-from omen_search.game import DEFAULT_GAME, ENGINES, Game, Option, all_games, get_game
+from omen_search.game import DEFAULT_GAME, ENGINES, Game, Option, all_games, get_game, named_game
 from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, winner_of, write_record
 from omen_search.rng import MASK64
@@ -158,11 +158,7 @@ def _add_document_game(p: argparse.ArgumentParser, document: str) -> None:
 def _document_game(args: argparse.Namespace, document: Any, root: str) -> Game:
     """The game of a document (``root``: record, observation), as it names it; with ``--game``, a
     document of another game is refused, naming both."""
-    family = document.get("game", DEFAULT_GAME) if isinstance(document, dict) else DEFAULT_GAME
-    try:
-        family_game = get_game(family, field=f"{root}.game")
-    except UsageError as exc:
-        raise FormatError(str(exc)) from None
+    family_game = named_game(document, root)
     if args.game is None:
         return family_game
     game = family_game.game_of_document(document, root, family_game.load_cards(args.cards)).name

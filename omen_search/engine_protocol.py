@@ -32,7 +32,7 @@ from typing import IO, Any
 from omen_search import __version__
 from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
 from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
-from omen_search.game import DEFAULT_GAME, Game, get_game
+from omen_search.game import DEFAULT_GAME, Game, get_game, named_game
 from omen_search.jsonio import MAX_JSON_BYTES, parse_json
 from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.records import RECORD_FORMAT
@@ -156,11 +156,7 @@ def _check_game(query: Query, cards: Any) -> None:
     of the document."""
     if query.game is None:
         return
-    family = query.source.get("game", DEFAULT_GAME) if isinstance(query.source, dict) else DEFAULT_GAME
-    try:
-        game = get_game(family, field=f"{query.kind}.game").game_of_document(query.source, query.kind, cards).name
-    except UsageError as exc:
-        raise FormatError(str(exc)) from None
+    game = named_game(query.source, query.kind).game_of_document(query.source, query.kind, cards).name
     if game != query.game:
         raise QueryError("game", f"game: the query asks for {query.game}, but the {query.kind} is a game of {game}")
 
@@ -324,10 +320,9 @@ class EngineServer:
         document will say what is wrong with it)."""
         if game is not None:
             return game.family
-        named = query.source.get("game", DEFAULT_GAME) if isinstance(query.source, dict) else DEFAULT_GAME
         try:
-            return get_game(named).family
-        except UsageError:
+            return named_game(query.source, query.kind).family
+        except FormatError:
             return None
 
     def _answer(self, query: Query) -> None:

@@ -16,12 +16,12 @@ import difflib
 import importlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from omen_search.errors import UsageError, shown
+from omen_search.errors import FormatError, UsageError, shown
 
 ENGINES: tuple[str, ...] = ("core", "reference")  # the rules engines every game is dealt on
 DEFAULT_GAME = "heir"  # the game a command plays, and a document without a "game" field is of
@@ -326,3 +326,27 @@ def game_of(config: Any) -> Game:
         if game.owns(config):
             return game
     raise UsageError(f"game: no registered game is set up by {config!r}")
+
+
+def named_game(document: Any, root: str) -> Game:
+    """The game (a family's first, for a family) a record, position or observation names in its
+    ``game`` field: :data:`DEFAULT_GAME` if it names none or is not an object (reading it then
+    says what is wrong). Raises :class:`FormatError` naming ``<root>.game`` for an unknown game."""
+    name = document.get("game", DEFAULT_GAME) if isinstance(document, dict) else DEFAULT_GAME
+    try:
+        return get_game(name, field=f"{root}.game")
+    except UsageError as exc:
+        raise FormatError(str(exc)) from None
+
+
+def _option_names(game: Game) -> list[str]:
+    return [o.name for o in game.options]
+
+
+def game_taking(names: Iterable[str], taken: Callable[[Game], Iterable[str]] = _option_names) -> Game:
+    """The game meant when only options are given: :data:`DEFAULT_GAME` if it takes every one of
+    ``names`` (``taken``: the option names a game takes), else the first registered game that does
+    (``level``: heir-solo), else :data:`DEFAULT_GAME` (whose check then refuses them)."""
+    wanted = set(names)
+    default = get_game(DEFAULT_GAME)
+    return next((g for g in (default, *all_games()) if wanted <= set(taken(g))), default)

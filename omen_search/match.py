@@ -50,7 +50,7 @@ from typing import Any
 from omen_search.bots import make_bot, parse_spec
 from omen_search.errors import FormatError, RecordError, UsageError
 from omen_search.files import check_output
-from omen_search.game import DEFAULT_GAME, Game, all_games, get_game
+from omen_search.game import DEFAULT_GAME, Game, all_games, game_taking, get_game
 from omen_search.jsonio import parse_json
 from omen_search.limits import GAMES, RAY_TASKS, WORKERS, check_int
 from omen_search.records import make_record, winner_of, write_record
@@ -63,14 +63,6 @@ BACKENDS = ("local", "ray")
 def labels_key(game: str) -> str:
     """The key of a result line that holds the seats' labels (:attr:`Game.labels_key`)."""
     return get_game(game).labels_key
-
-
-def _game_taking(names: Iterable[str]) -> str:
-    """The game a match is of when it names none: :data:`DEFAULT_GAME`, unless it is given options
-    that game's matches do not take and another registered game's do (``level``: heir-solo)."""
-    wanted = set(names)
-    games = [get_game(DEFAULT_GAME)] + [g for g in all_games() if g.name != DEFAULT_GAME]
-    return next((g.name for g in games if wanted <= set(g.match_options)), DEFAULT_GAME)
 
 
 @dataclass(frozen=True, init=False)
@@ -101,7 +93,7 @@ class MatchSetup:
         specs = tuple(bots) or tuple(s for s in (a, b) if s is not None)
         for name, value in (("bots", specs), ("seed", seed), ("cards", cards), ("ablate", tuple(ablate)),
                             ("track_cards", track_cards), ("records", records),
-                            ("game", game if game is not None else _game_taking(given)),
+                            ("game", game if game is not None else game_taking(given, lambda g: g.match_options).name),
                             ("options", tuple(sorted(given.items())))):
             object.__setattr__(self, name, value)
 

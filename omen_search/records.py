@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from omen_search.documents import JsonReader
-from omen_search.errors import FormatError, IllegalMoveError, NotationError, RecordError, UsageError, shown
+from omen_search.errors import FormatError, IllegalMoveError, NotationError, RecordError, shown
 from omen_search.files import write_atomic
-from omen_search.game import DEFAULT_GAME, Game, game_of, get_game
+from omen_search.game import Game, game_of, named_game
 from omen_search.jsonio import read_json_file
 from omen_search.rng import MASK64
 from omen_search.state import State
@@ -68,10 +68,7 @@ def record_game(record: Any) -> Game:
     raises :class:`FormatError` naming ``record.game``."""
     if not isinstance(record, dict):
         raise FormatError(f"record: must be a JSON object, got {type(record).__name__}")
-    try:
-        return get_game(record.get("game", DEFAULT_GAME), field="record.game")
-    except UsageError as exc:
-        raise FormatError(str(exc)) from None
+    return named_game(record, "record")
 
 
 def replay(record: Any, cards: Any = None, upto: int | None = None, game: Game | None = None) -> Any:
@@ -91,8 +88,7 @@ def replay(record: Any, cards: Any = None, upto: int | None = None, game: Game |
     moves = r.items(r.get(record, "moves", "record"), "record.moves", most=MAX_MOVES)
     if upto is not None and not 0 <= upto <= len(moves):
         raise RecordError(f"ply {upto}: the record has {len(moves)} plies")
-    state = game_of(config).new_initial_state(seed, engine="reference", cards=cards, config=config) \
-        if game is None else game.new_initial_state(seed, engine="reference", cards=cards, config=config)
+    state = (game or game_of(config)).new_initial_state(seed, engine="reference", cards=cards, config=config)
     for ply, text in enumerate(moves[:upto] if upto is not None else moves):
         try:
             state.apply(family.parse_move(text))

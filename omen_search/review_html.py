@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from omen_search.analysis import Decision, GameReview
+from omen_search.analysis import GameReview
 from omen_search.files import write_atomic
 from omen_search.game import DEFAULT_GAME, get_game
 

@@ -37,22 +37,12 @@ from pettingzoo import AECEnv
 
 from omen_search.adapters.spec import adapter_of
 from omen_search.errors import UsageError
-from omen_search.game import DEFAULT_GAME, Game, all_games, get_game
+from omen_search.game import DEFAULT_GAME, Game, game_taking, get_game
 
 
 def env(game: str | Game | None = None, **kwargs: Any) -> OmenEnv:
     """An environment (see :class:`OmenEnv` for the arguments)."""
     return OmenEnv(game=game, **kwargs)
-
-
-def _game_taking(options: dict[str, Any]) -> Game:
-    """The default game, or the first registered game that takes every option given."""
-    default = get_game(DEFAULT_GAME)
-    for game in (default, *all_games()):
-        if set(options) <= {o.name for o in game.options}:
-            return game
-    default.check_options(options)  # names the option no game takes
-    return default
 
 
 class OmenEnv(AECEnv):
@@ -73,7 +63,8 @@ class OmenEnv(AECEnv):
         self.render_mode = render_mode
         options = {name: value for name, value in options.items() if value is not None}
         if game is None:
-            game = _game_taking(options)
+            game = game_taking(options)
+            game.check_options(options)  # names an option no game takes
         elif isinstance(game, str):
             game = get_game(game)
         self.game = game

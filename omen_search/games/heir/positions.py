@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple
 
 from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
 from omen_search.documents import JsonReader

@@ -245,6 +245,8 @@ def _effect(path: str, where: str, raw: Any, city: bool) -> Effect:
                               "(a Beast discarded for its ability and a reward card have none)")
     if args.get("take", 0) > args.get("n", 0):
         check.fail("take", f"must be at most n ({args['n']}, the cards revealed), got {args['take']}")
+    if args.get("to") == "this_city" and args.get("take", 0) > 1:
+        check.fail("take", f"a free play into this City takes 1 card at most, got {args['take']}")
     return Effect(**args)
 
 

@@ -10,6 +10,16 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from omen_search.errors import FormatError, shown
+from omen_search.jsonio import parse_json
+
+
+def document(data: Any, root: str) -> dict:
+    """A document given as a dict or as JSON text, as a dict."""
+    if isinstance(data, (str, bytes)):
+        data = parse_json(data, root)
+    if not isinstance(data, dict):
+        raise FormatError(f"{root}: must be a JSON object, got {type(data).__name__}")
+    return data
 
 
 class JsonReader:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from omen_search.errors import FormatError, UsageError, shown
+from omen_search.errors import FormatError, NotationError, UsageError, shown
 
 ENGINES: tuple[str, ...] = ("core", "reference")  # the rules engines every game is dealt on
 DEFAULT_GAME = "heir"  # the game a command plays, and a document without a "game" field is of
@@ -209,7 +209,17 @@ class Game(ABC):
         return "move"
 
     def unknown_name(self, state: Any, text: str) -> str | None:
-        """Why ``text`` names no move of this game, when it names a card that is not in the set."""
+        """Why ``text`` names no move of this game, when it names a card that is not in the set:
+        ``unknown card 'opal statuary'; did you mean 'Opal Statuary'?``."""
+        try:
+            move = self.parse_move(text)
+        except NotationError:
+            return None
+        names = list(self.card_names(getattr(state, "cards", None)))
+        for name in (getattr(move, "card", None), getattr(move, "target", None)):
+            if names and name is not None and name not in names:
+                near = [n for n in names if n.casefold() == name.casefold()] or difflib.get_close_matches(name, names, 1)
+                return f"unknown card {name!r}" + (f"; did you mean {near[0]!r}?" if near else "")
         return None
 
     # ------------------------------------------------------------------ for the tools

@@ -3,12 +3,11 @@ player against the Corrupted Heir), with their set-up options, registered by nam
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from omen_search.errors import NotationError, UsageError
+from omen_search.errors import UsageError
 from omen_search.game import Game, Option, register
 from omen_search.games.heir import positions, render
 from omen_search.games.heir.cards import GODS, CardSet, default_cards, load_cards
@@ -180,19 +179,6 @@ class HeirGame(Game):
 
     def decision_name(self, state: Any) -> str:
         return state.pending.kind if state.pending is not None else "none"
-
-    def unknown_name(self, state: Any, text: str) -> str | None:
-        """``unknown card 'opal statuary'; did you mean 'Opal Statuary'?`` for a move naming no card."""
-        try:
-            move = Move.parse(text)
-        except NotationError:
-            return None
-        names = list(self.card_names(state.cards))
-        for name in (move.card, move.target):
-            if name is not None and name not in names:
-                near = [n for n in names if n.casefold() == name.casefold()] or difflib.get_close_matches(name, names, 1)
-                return f"unknown card {name!r}" + (f"; did you mean {near[0]!r}?" if near else "")
-        return None
 
     # -- for the tools
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
-from omen_search.documents import JsonReader
+from omen_search.documents import JsonReader, document
 from omen_search.game import Game, game_of, get_game
 from omen_search.games.heir.cards import DECK_SIZE, GODS, MAX_STACK, CardSet, default_cards, load_cards
 from omen_search.games.heir.observe import (
@@ -52,7 +52,7 @@ from omen_search.games.heir.rules import (
     programs,
     unit_count,
 )
-from omen_search.jsonio import parse_json, read_json_file
+from omen_search.jsonio import read_json_file
 from omen_search.limits import TURNS
 from omen_search.rng import MASK64, Rng
 from omen_search.games.heir.state import State
@@ -248,13 +248,13 @@ def document_game(data: Any, root: str, cards: CardSet | None = None) -> Game:
     its ``config`` sets up, which its ``game``, if given, must name.
 
     Raises :class:`FormatError` naming the JSON path of a bad ``game`` or ``config`` field."""
-    return game_of(read_config(DocumentReader(cards or default_cards(), root), _document(data, root), root))
+    return game_of(read_config(DocumentReader(cards or default_cards(), root), document(data, root), root))
 
 
 def _open(data: Any, cards: CardSet, root: str, fmt: str) -> tuple[dict, DocumentReader, Parts]:
     """The document, a reader for it and the parts of its game: its ``format`` (``fmt`` if absent),
     its card set and its set-up checked first, as every position and observation begins."""
-    doc = _document(data, root)
+    doc = document(data, root)
     r = DocumentReader(cards, root)
     if doc.get("format", fmt) != fmt:
         r.fail(f"{root}.format", f"expected {fmt!r}, got {shown(doc.get('format'))}")
@@ -598,15 +598,6 @@ def _check_exact(r: DocumentReader, parts: Parts, root: str, deck: Counter) -> N
         n += sum(1 for e in parts.emissaries if e == t)
         if n != parts.units[t].copies:
             r.fail(root, f"{parts.units[t].name!r}: {n} copies placed, the set has {parts.units[t].copies}")
-
-
-def _document(data: Any, root: str) -> dict:
-    """A document given as a dict or as JSON text, as a dict."""
-    if isinstance(data, (str, bytes)):
-        data = parse_json(data, root)
-    if not isinstance(data, dict):
-        raise FormatError(f"{root}: must be a JSON object, got {type(data).__name__}")
-    return data
 
 
 def load_observation(data: Any, cards: CardSet | None = None, root: str = "observation") -> dict[str, Any]:

@@ -297,6 +297,9 @@ BAD_FILES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
      "reward 'Trojan Horse', field 'effects[0]', field 'mode': 'out_of_this_city' needs a city"),
     ("taking more than revealed", lambda d: unit("Argive Scout")(d)["ability"][0].update(take=3),
      "unit 'Argive Scout', field 'ability[0]', field 'take': must be at most n (2, the cards revealed), got 3"),
+    ("a free play of two revealed cards", lambda d: unit("Recruiting Sergeant")(d)["ability"][0].update(take=2),
+     "unit 'Recruiting Sergeant', field 'ability[0]', field 'take': a free play into this City takes 1 card at "
+     "most, got 2"),
     ("too many effects", lambda d: unit("Satyr")(d).update(ability=[{"op": "draw", "n": 1}] * (MAX_EFFECTS + 1)),
      f"unit 'Satyr', field 'ability': {MAX_EFFECTS + 1} effects, the limit is {MAX_EFFECTS}"),
     ("an effect that is not a table", lambda d: unit("Satyr")(d).update(ability=["draw"]),

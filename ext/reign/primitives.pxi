@@ -1,0 +1,238 @@
+# ------------------------------------------------------------------------------------------ C
+
+cdef struct Ctx:
+    const Tables* tb
+    State* s
+    Trail* tr       # NULL: no undo (playouts, set-up, determinisation)
+
+
+# -- packed moves (the layout is omen_search.games.reign.encoding's)
+
+cdef inline int32_t mk(int verb, int card=0, int city=0, int to=0, int enraged=0, int draw=0,
+                       int coin=0) noexcept nogil:
+    return verb | (card << 5) | (city << 11) | (to << 13) | (enraged << 15) | (draw << 16) | (coin << 22)
+
+cdef inline int m_verb(int32_t m) noexcept nogil:
+    return m & 31
+
+cdef inline int m_card(int32_t m) noexcept nogil:
+    return (m >> 5) & 63
+
+cdef inline int m_city(int32_t m) noexcept nogil:
+    return (m >> 11) & 3
+
+cdef inline int m_to(int32_t m) noexcept nogil:
+    return (m >> 13) & 3
+
+cdef inline int m_enraged(int32_t m) noexcept nogil:
+    return (m >> 15) & 1
+
+cdef inline int m_draw(int32_t m) noexcept nogil:
+    return (m >> 16) & 63
+
+cdef inline int m_coin(int32_t m) noexcept nogil:
+    return (m >> 22) & 63
+
+
+# -- the undo trail: arrays are logged before each write; the header once per apply (do_move)
+
+cdef inline void L(Ctx* c, void* p, int nbytes) noexcept nogil:
+    trail_log(c.tr, c.s, p, nbytes)
+
+cdef inline void set8(Ctx* c, uint8_t* p, int v) noexcept nogil:
+    trail_log(c.tr, c.s, p, 1)
+    p[0] = <uint8_t>v
+
+cdef inline void inc(Ctx* c, uint8_t* p, int by) noexcept nogil:
+    trail_log(c.tr, c.s, p, 1)
+    p[0] = <uint8_t>(p[0] + by)
+
+cdef inline void zero(Ctx* c, void* p, int nbytes) noexcept nogil:
+    trail_log(c.tr, c.s, p, nbytes)
+    memset(p, 0, nbytes)
+
+cdef inline size_t header_size() noexcept nogil:
+    """Bytes of the State's header: from its start to the end of ``rng``."""
+    cdef State* s = NULL
+    return <size_t>(<char*>&s.rng[0] - <char*>s) + 4 * sizeof(uint64_t)
+
+cdef inline void clone_state(State* dst, const State* src) noexcept nogil:
+    memcpy(dst, src, sizeof(State))
+
+cdef inline void shuffle_raw(uint8_t* xs, int n, uint64_t* rng) noexcept nogil:
+    """Fisher-Yates from the end, as ``Rng.shuffle``."""
+    cdef int i = n - 1, j
+    cdef uint8_t tmp
+    while i > 0:
+        j = rng_below(rng, i + 1)
+        tmp = xs[i]
+        xs[i] = xs[j]
+        xs[j] = tmp
+        i -= 1
+
+
+# -- units
+
+cdef inline int matches(const Tables* tb, int t, int enraged, int filter) noexcept nogil:
+    """An Enraged unit is a Beast and nothing else (R-enrage-2)."""
+    if filter == 0:
+        return 1
+    return (TY_BEAST if enraged else tb.type[t]) == filter
+
+cdef inline int enrageable(const Tables* tb, int t, int filter) noexcept nogil:
+    return tb.type[t] != TY_BEAST and (filter == 0 or filter == tb.type[t])
+
+cdef inline int unit_size(const Tables* tb, int t, int enraged) noexcept nogil:
+    return 2 if enraged else tb.size[t]
+
+cdef inline int pile(const State* s, int p) noexcept nogil:
+    """Which deck and discard pile are ``p``'s: their own (R-own-1) or the shared one."""
+    return 0 if s.cfg.deck == DECK_SHARED else p
+
+cdef inline int supply(const State* s) noexcept nogil:
+    return COINS - s.coins[0] - s.coins[1] - s.pot
+
+cdef inline int hand_size(const Tables* tb, const State* s, int p) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(tb.T):
+        n += s.hands[p][t]
+    return n
+
+cdef inline int side_count(const Tables* tb, const State* s, int city, int p) noexcept nogil:
+    """Units on a side, Beasts and Enraged units counting 2 (R-beast-1)."""
+    cdef int t, n = 0
+    for t in range(tb.T):
+        n += s.cities[city][p][t] * tb.size[t] + 2 * s.enraged[city][p][t]
+    return n
+
+cdef inline int fits(const Tables* tb, const State* s, int city, int p, int t, int enraged) noexcept nogil:
+    return side_count(tb, s, city, p) + unit_size(tb, t, enraged) <= CITY_LIMIT  # R-surge-2
+
+cdef inline int feats_done(const State* s, int p) noexcept nogil:
+    cdef int f, n = 0
+    for f in range(NFEATS):
+        n += s.feats[p][f]
+    return n
+
+cdef inline uint8_t* side_zone(State* s, int city, int p, int enraged) noexcept nogil:
+    return &s.enraged[city][p][0] if enraged else &s.cities[city][p][0]
+
+cdef inline const Effect* effect_of(const Tables* tb, const Decision* d) noexcept nogil:
+    return &tb.code[d.prog][d.index]
+
+
+# -- zones
+
+cdef int take_top(Ctx* c, int p) noexcept nogil:
+    """The top card of ``p``'s deck, reshuffling its discard pile if it is empty (R-deck-1); -1 if
+    both are empty."""
+    cdef State* s = c.s
+    cdef int i = pile(s, p)
+    if s.deck_n[i] == 0:
+        if s.discard_n[i] == 0:
+            return -1
+        L(c, s.decks[i], s.discard_n[i])
+        memcpy(s.decks[i], s.discards[i], s.discard_n[i])
+        s.deck_n[i] = s.discard_n[i]
+        s.discard_n[i] = 0
+        shuffle_raw(s.decks[i], s.deck_n[i], s.rng)
+    s.deck_n[i] -= 1
+    return s.decks[i][s.deck_n[i]]
+
+cdef void draw(Ctx* c, int p, int n) noexcept nogil:
+    cdef int k, t
+    for k in range(n):
+        t = take_top(c, p)
+        if t < 0:
+            return
+        inc(c, &c.s.hands[p][t], 1)
+
+cdef inline void gain(Ctx* c, int p, int n) noexcept nogil:
+    """R-comp-4: no more than the supply holds."""
+    cdef int left = supply(c.s)
+    c.s.coins[p] += n if n < left else left
+
+cdef void seen(Ctx* c, int p, int t, int extra) noexcept nogil:
+    """After a Simplified draft the opponent knows only part of a deck (R-sdraft-3): a card of it seen
+    in public is known to be in it, as many copies as are in public places at once (reference: _seen)."""
+    cdef State* s = c.s
+    cdef int public, k, city
+    if s.cfg.deck != DECK_SDRAFT or s.deck_known[p][t] >= s.deck_lists[p][t]:
+        return
+    public = extra + s.known[p][t]
+    for k in range(s.discard_n[p]):
+        public += s.discards[p][k] == t
+    for city in range(NCITIES):
+        public += s.cities[city][p][t] + s.enraged[city][p][t]
+    if public > s.deck_lists[p][t]:
+        public = s.deck_lists[p][t]
+    if public > s.deck_known[p][t]:
+        set8(c, &s.deck_known[p][t], public)
+
+cdef void to_pile(Ctx* c, int p, int t) noexcept nogil:
+    """A unit card of ``p``'s goes to their discard pile, face up (R-own-1, R-deck-4)."""
+    cdef State* s = c.s
+    cdef int i = pile(s, p)
+    set8(c, &s.discards[i][s.discard_n[i]], t)
+    s.discard_n[i] += 1
+    seen(c, p, t, 0)
+
+cdef void to_hand_public(Ctx* c, int p, int t) noexcept nogil:
+    """A card enters a hand from a public place: both players know it is there (R-hidden-1)."""
+    inc(c, &c.s.hands[p][t], 1)
+    inc(c, &c.s.known[p][t], 1)
+    seen(c, p, t, 0)
+
+cdef inline void leave_hand(Ctx* c, int p, int t) noexcept nogil:
+    """One known copy fewer, if any was known (D-known-1)."""
+    inc(c, &c.s.hands[p][t], -1)
+    if c.s.known[p][t] > 0:
+        inc(c, &c.s.known[p][t], -1)
+
+cdef void discard_from_hand(Ctx* c, int p, int t) noexcept nogil:
+    """To the pile, counted for the feats (R-card-12)."""
+    leave_hand(c, p, t)
+    to_pile(c, p, t)
+    c.s.hand_discards[p] += 1
+
+cdef void take_from_discard(Ctx* c, int p, int t) noexcept nogil:
+    """Remove the copy of ``t`` nearest the top of the pile (D-discard-1)."""
+    cdef State* s = c.s
+    cdef int i = pile(s, p), k = s.discard_n[i] - 1
+    while k >= 0 and s.discards[i][k] != t:
+        k -= 1
+    if k < 0:
+        return
+    L(c, &s.discards[i][k], s.discard_n[i] - k)
+    memmove(&s.discards[i][k], &s.discards[i][k + 1], s.discard_n[i] - k - 1)
+    s.discard_n[i] -= 1
+
+cdef void remove_unit(Ctx* c, int city, int p, int t, int enraged) noexcept nogil:
+    """Take a unit off its side; in the Portent step, a copy that has resolved leaves first (D-portent-1)."""
+    cdef State* s = c.s
+    inc(c, side_zone(s, city, p, enraged) + t, -1)
+    if p == s.active and s.portent_left[city][t] > s.cities[city][p][t]:
+        set8(c, &s.portent_left[city][t], s.cities[city][p][t])
+
+cdef inline void set_pending(State* s, int kind, int player, int owner, int n, int last, int city, int prog,
+                             int index) noexcept nogil:
+    s.pending.kind = <uint8_t>kind
+    s.pending.player = <int8_t>player
+    s.pending.owner = <int8_t>owner
+    s.pending.n = <uint8_t>n
+    s.pending.last = <int16_t>last
+    s.pending.city = <int8_t>city
+    s.pending.prog = <int16_t>prog
+    s.pending.index = <int8_t>index
+
+cdef inline Decision decision(int kind, int player, int owner, int n, int city, int prog, int index) noexcept nogil:
+    cdef Decision d
+    d.kind = <uint8_t>kind
+    d.player = <int8_t>player
+    d.owner = <int8_t>owner
+    d.n = <uint8_t>n
+    d.last = 0
+    d.city = <int8_t>city
+    d.prog = <int16_t>prog
+    d.index = <int8_t>index
+    return d

@@ -1,0 +1,82 @@
+# -- dealing a new game (reference: GameState.new and _setup)
+
+cdef int designs(const Tables* tb, const Setup* cfg, uint8_t* counts, int all_copies) noexcept nogil:
+    """The unit designs in play (all, or the beginner set: R-var-1) as counts: each design's copies,
+    or 1 of each; returns the cards."""
+    cdef int t, n = 0
+    for t in range(MAX_T):
+        counts[t] = 0
+    for t in range(tb.T):
+        if tb.beginner[t] or not cfg.beginner:
+            counts[t] = tb.copies[t] if all_copies else 1
+            n += counts[t]
+    return n
+
+cdef void setup(const Tables* tb, State* s, uint64_t seed, const Setup* cfg) noexcept nogil:
+    """A new game exactly as ``GameState.new`` deals it: the reward cards (R-setup-1), then the deck
+    or decks of the variant."""
+    cdef Ctx c
+    cdef uint8_t rewards[NREWARDS]
+    cdef uint8_t lists[2 * MAX_T]
+    cdef int i, k, r, t, p
+    c.tb = tb
+    c.s = s
+    c.tr = NULL
+    memset(s, 0, sizeof(State))
+    s.cfg = cfg[0]
+    rng_seed(s.rng, seed)
+    s.beast = -1
+    s.emissaries[0] = s.emissaries[1] = -1
+    s.chosen[0] = s.chosen[1] = -1
+    s.war_city = -1
+    s.war_victor = -1
+    s.active = cfg.first_player
+    s.turn = 1
+    s.first_turn = 1
+    s.phase = PH_DRAFT if cfg.deck == DECK_DRAFT else PH_SDRAFT if cfg.deck == DECK_SDRAFT else PH_WEALTH
+    k = 0
+    for r in range(tb.R):
+        for i in range(tb.reward_copies[r]):
+            rewards[k] = <uint8_t>r
+            k += 1
+    shuffle_raw(rewards, NREWARDS, s.rng)
+    for i in range(NCITIES):
+        for k in range(REWARDS_PER_CITY):
+            s.city_rewards[i][k] = <int8_t>rewards[REWARDS_PER_CITY * i + k]
+        s.city_rewards_n[i] = REWARDS_PER_CITY
+    if cfg.deck == DECK_SHARED:
+        designs(tb, cfg, lists, 1)
+        k = 0
+        for t in range(tb.T):
+            for i in range(lists[t]):
+                s.decks[0][k] = <uint8_t>t
+                k += 1
+        s.deck_n[0] = <uint8_t>k
+        shuffle_raw(s.decks[0], k, s.rng)
+        deal(&c)
+    elif cfg.deck == DECK_SKILL:  # R-skill-1: one card of each design
+        designs(tb, cfg, lists, 0)
+        memcpy(&lists[MAX_T], lists, MAX_T)
+        own_decks(&c, lists)
+    elif cfg.deck == DECK_BUILD:  # R-build-1: all the copies of 10 designs
+        memset(lists, 0, sizeof(lists))
+        for p in range(2):
+            for i in range(BUILD_DESIGNS):
+                t = cfg.decks[p][i]
+                lists[p * MAX_T + t] = tb.copies[t]
+        own_decks(&c, lists)
+    elif cfg.deck == DECK_DRAFT:  # R-draft-1
+        designs(tb, cfg, lists, 0)
+        for t in range(tb.T):
+            if lists[t]:
+                s.pool[s.pool_n] = <uint8_t>t
+                s.pool_n += 1
+        s.coins[0] = s.coins[1] = DRAFT_COINS
+    else:  # Simplified Drafting, R-sdraft-1
+        designs(tb, cfg, lists, 1)
+        for t in range(tb.T):
+            for i in range(lists[t]):
+                s.pool[s.pool_n] = <uint8_t>t
+                s.pool_n += 1
+        shuffle_raw(s.pool, s.pool_n, s.rng)
+    run(&c)

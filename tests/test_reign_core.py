@@ -124,6 +124,29 @@ def test_determinized_deals_what_the_reference_deals(name: str) -> None:
             core.apply(move)
 
 
+@pytest.mark.parametrize("name", ["base", "draft", "sdraft", "emissary"])
+def test_from_state_is_the_same_position_on_the_core(name: str) -> None:
+    ref = GameState.new(4, config=SETUPS[name])
+    core = CoreState.new(4, config=SETUPS[name])
+    bot = Rng(4)
+    while not ref.is_terminal():
+        copy = CoreState.from_state(ref)
+        for field in Parts._FIELDS:
+            assert getattr(copy, field) == getattr(core, field), f"ply {ref.ply}: {field}"
+        assert copy.legal_move_ids() == core.legal_move_ids()
+        moves = ref.legal_moves()
+        move = moves[bot.below(len(moves))]
+        ref.apply_trusted(move)
+        core.apply(move)
+
+
+def test_a_state_beyond_the_cores_fields_is_refused_naming_the_part() -> None:
+    ref = GameState.new(2)
+    ref.discards[0] = [0] * 200
+    with pytest.raises(UsageError, match=r"discards\[0\]"):
+        CoreState.from_state(ref)
+
+
 def test_move_ids_round_trip_through_the_encoding() -> None:
     codec = MoveCodec(default_cards())
     core = CoreState.new(5, config=SETUPS["emissary"])

@@ -29,6 +29,7 @@ from omen_search.games.reign.encoding import MoveCodec
 from omen_search.games.reign.notation import VERBS, Move
 from omen_search.games.reign.observe import observe
 from omen_search.games.reign.rules import DECISIONS, PHASES, Config, Pending, check_decks
+from omen_search.limits import TURNS
 from omen_search.rng import Rng
 
 include "codes.pxi"
@@ -119,6 +120,8 @@ cdef class CoreTables:
             x.up_to = e.up_to
 
 
+assert TURNS[1] <= 65535  # Setup.max_turns and State.turn are 16-bit: Config's own check keeps them in range
+
 _TABLES: dict = {}
 
 
@@ -147,7 +150,7 @@ cdef int setup_of(CoreTables tables, config, Setup* cfg) except -1:
     return 0
 
 
-def _ref(int prog, int T):
+def _ref(int prog):
     """A program number as the reference engine's ``ref``."""
     if prog < 0:
         return ()
@@ -155,7 +158,53 @@ def _ref(int prog, int T):
 
 
 cdef object _pending(const Decision* d, int T):
-    return Pending(DECISION_NAMES[d.kind], d.player, d.owner, d.n, d.last, d.city, _ref(d.prog, T), d.index)
+    return Pending(DECISION_NAMES[d.kind], d.player, d.owner, d.n, d.last, d.city, _ref(d.prog), d.index)
+
+
+def _small(value, most, str what, least=0) -> int:
+    """A number of a state that must fit its field."""
+    if not least <= value <= most:
+        raise UsageError(f"state: {what} is {value!r}, the core holds {least} to {most}")
+    return value
+
+
+cdef int _fill(uint8_t* dst, values, int size, str what, int ids) except -1:
+    """A list of card ids into a fixed array of ``size``."""
+    if len(values) > size:
+        raise UsageError(f"state: {what} holds {len(values)} cards, the core holds {size}")
+    for k, v in enumerate(values):
+        dst[k] = _small(v, ids - 1, what)
+    return 0
+
+
+cdef int _counts_in(uint8_t* dst, values, int size, str what) except -1:
+    """A count array of ``size`` entries (a unit's, a reward card's or a feat's)."""
+    if len(values) != size:
+        raise UsageError(f"state: {what} has {len(values)} entries for {size}")
+    for k, v in enumerate(values):
+        dst[k] = _small(v, 255, what)
+    return 0
+
+
+def _tally(ids, int size) -> list:
+    counts = [0] * size
+    for r in ids:
+        counts[_small(r, size - 1, "reward card")] += 1
+    return counts
+
+
+cdef Decision _decision(d, int T):
+    """A reference ``Pending`` as the core's decision."""
+    cdef Decision out
+    out.kind = DECISION_NAMES.index(d.kind)
+    out.player = d.player
+    out.owner = d.owner
+    out.n = _small(d.n, 255, "pending.n")
+    out.last = _small(d.last, NCITIES * 2 * T, "pending.last")
+    out.city = _small(d.city, NCITIES - 1, "pending.city", -1)
+    out.index = _small(d.index, MAX_EFFECTS - 1, "pending.index", -1)
+    out.prog = -1 if not d.ref else (d.ref[1] if d.ref[0] == "unit" else MAX_T + d.ref[1])
+    return out
 
 
 cdef class CoreState:
@@ -215,6 +264,91 @@ cdef class CoreState:
         core._config = config
         core.seed = seed
         setup(&core.tables.tb, &core.s, seed, &cfg)
+        return core
+
+    @classmethod
+    def from_state(cls, state) -> CoreState:
+        """The same position on the core, from a reference ``GameState`` (or anything with its parts);
+        with no decision pending, the core's rules run on to the next one. Raises :class:`UsageError`
+        for a part the struct cannot hold, naming it."""
+        cdef CoreState core = CoreState.__new__(CoreState)
+        cdef State* s = &core.s
+        cdef Ctx ctx
+        cdef int p, c, k
+        core.tables = tables_for(state.cards)
+        core._config = state.config
+        core.seed = getattr(state, "seed", None)
+        memset(s, 0, sizeof(State))
+        setup_of(core.tables, state.config, &s.cfg)
+        T = core.tables.tb.T
+        for p in range(2):
+            _fill(s.decks[p], state.decks[p], MAX_CARDS, f"decks[{p}]", T)
+            s.deck_n[p] = len(state.decks[p])
+            _fill(s.discards[p], state.discards[p], MAX_CARDS, f"discards[{p}]", T)
+            s.discard_n[p] = len(state.discards[p])
+            _fill(s.drafted[p], state.drafted[p], DRAFT_MAX, f"drafted[{p}]", T)
+            s.drafted_n[p] = len(state.drafted[p])
+            _counts_in(s.hands[p], state.hands[p], T, f"hands[{p}]")
+            _counts_in(s.known[p], state.known[p], T, f"known[{p}]")
+            _counts_in(s.packs[p], state.packs[p], T, f"packs[{p}]")
+            _counts_in(s.deck_lists[p], state.deck_lists[p], T, f"deck_lists[{p}]")
+            _counts_in(s.deck_known[p], state.deck_known[p], T, f"deck_known[{p}]")
+            for c in range(NCITIES):
+                _counts_in(s.cities[c][p], state.cities[c][p], T, f"cities[{c}][{p}]")
+                _counts_in(s.enraged[c][p], state.enraged[c][p], T, f"enraged[{c}][{p}]")
+            _counts_in(s.rewards_hand[p], _tally(state.rewards_hand[p], core.tables.tb.R), core.tables.tb.R,
+                       f"rewards_hand[{p}]")
+            _counts_in(s.rewards_used[p], _tally(state.rewards_used[p], core.tables.tb.R), core.tables.tb.R,
+                       f"rewards_used[{p}]")
+            _counts_in(s.feats[p], [int(done) for done in state.feats[p]], NFEATS, f"feats[{p}]")
+            s.coins[p] = _small(state.coins[p], COINS, "coins")
+            s.hand_discards[p] = _small(state.hand_discards[p], 255, "hand_discards")
+            s.emissaries[p] = _small(state.emissaries[p], T - 1, "emissaries", -1)
+            s.chosen[p] = _small(state.chosen[p], T - 1, "chosen", -1)
+        for c in range(NCITIES):
+            _fill(<uint8_t*>s.city_rewards[c], state.city_rewards[c], REWARDS_PER_CITY, f"city_rewards[{c}]",
+                  core.tables.tb.R)
+            s.city_rewards_n[c] = len(state.city_rewards[c])
+            _counts_in(s.portent_left[c], state.portent_left[c], T, f"portent_left[{c}]")
+        _counts_in(s.revealed, state.revealed, T, "revealed")
+        _counts_in(s.limbo, state.limbo, T, "limbo")
+        _counts_in(s.limbo_enraged, state.limbo_enraged, T, "limbo_enraged")
+        _fill(s.pool, state.pool, MAX_CARDS, "pool", T)
+        s.pool_n = len(state.pool)
+        if len(state.stack) > MAX_STACK:
+            raise UsageError(f"stack: {len(state.stack)} entries, the core holds {MAX_STACK} (MAX_STACK)")
+        for k, entry in enumerate(state.stack):
+            if entry[0] == "effects":
+                s.stack[k].kind = FR_EFFECTS
+                s.stack[k].d = _decision(Pending("surge", -1, entry[3], 0, 0, entry[4], entry[1], entry[2]), T)
+                s.stack[k].d.kind = DK_NONE
+            elif entry[0] == "resume":
+                s.stack[k].kind = FR_RESUME
+                s.stack[k].d = _decision(entry[1], T)
+            else:
+                s.stack[k].kind = FR_BEAST
+        s.stack_n = len(state.stack)
+        if state.pending is not None:
+            s.pending = _decision(state.pending, T)
+        s.beast = _small(state.beast, T - 1, "beast", -1)
+        s.pot = _small(state.pot, COINS, "pot")
+        s.beast_abilities = _small(state.beast_abilities, 255, "beast_abilities")
+        s.active = _small(state.active, 1, "active")
+        s.turn = _small(state.turn, 65535, "turn")
+        s.first_turn = state.first_turn
+        s.reward_used = state.reward_used
+        s.war_city = _small(state.war_city, NCITIES - 1, "war_city", -1)
+        s.war_victor = _small(state.war_victor, 1, "war_victor", -1)
+        s.keep_step = _small(state.keep_step, 2, "keep_step")
+        s.draft_picks = _small(state.draft_picks, 255, "draft_picks")
+        s.ply = _small(state.ply, 2 ** 32 - 1, "ply")
+        s.phase = PHASES.index(state.phase)
+        for k in range(4):
+            s.rng[k] = state.rng.s[k]
+        ctx.tb = &core.tables.tb
+        ctx.s = s
+        ctx.tr = NULL
+        run(&ctx)  # a state left between decisions goes on, on the core
         return core
 
     cdef int _grow(self) except -1:
@@ -526,7 +660,7 @@ cdef class CoreState:
         for k in range(self.s.stack_n):
             f = &self.s.stack[k]
             if f.kind == FR_EFFECTS:
-                out.append(("effects", _ref(f.d.prog, T), f.d.index, f.d.owner, f.d.city))
+                out.append(("effects", _ref(f.d.prog), f.d.index, f.d.owner, f.d.city))
             elif f.kind == FR_RESUME:
                 out.append(("resume", _pending(&f.d, T)))
             else:

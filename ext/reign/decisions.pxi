@@ -20,7 +20,7 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
     cdef int verb = m_verb(m), t = m_card(m), city = m_city(m), enr = m_enraged(m)
     cdef int p = d.player, i, q, side, left, dst
     cdef const Effect* e
-    L(c, s, <int>header_size())
+    L(c, s, <int>(<char*>(s.rng + 4) - <char*>s))  # the header, up to the end of rng
     s.pending.kind = DK_NONE
     s.ply += 1
     if d.kind == DK_DRAFT:

@@ -61,19 +61,17 @@ cdef void deal_sdraft(const Tables* tb, State* s, int p, uint64_t* rng) noexcept
     ``p`` passed them; the undealt cards from the rest (reference: _deal_sdraft)."""
     cdef uint8_t rest[MAX_CARDS]
     cdef uint8_t pack[MAX_CARDS]
-    cdef int opp = 1 - p, n = deal_unknown_picks(tb, s, p, rng, rest), k, t, i, j, start = 0
-    if sdraft_step(s) == 0:
+    cdef int opp = 1 - p, n = deal_unknown_picks(tb, s, p, rng, rest), k, t, i, j
+    if sdraft_step(s) == 0:  # the pack is rest[:k], its pick (if made) the last of them
         k = counts_sum(s.packs[opp], tb.T) + (s.chosen[opp] >= 0)
         if k > n:
             k = n
         memset(s.packs[opp], 0, MAX_T)
-        if s.chosen[opp] >= 0 and k > 0:
-            s.chosen[opp] = <int8_t>rest[k - 1]
-            k -= 1
-            start = 1
         for i in range(k):
             s.packs[opp][rest[i]] += 1
-        k += start
+        if s.chosen[opp] >= 0 and k > 0:
+            s.chosen[opp] = <int8_t>rest[k - 1]
+            s.packs[opp][rest[k - 1]] -= 1
         memmove(rest, &rest[k], n - k)
         n -= k
     elif s.chosen[opp] >= 0:

@@ -51,11 +51,6 @@ cdef inline void zero(Ctx* c, void* p, int nbytes) noexcept nogil:
     trail_log(c.tr, c.s, p, nbytes)
     memset(p, 0, nbytes)
 
-cdef inline size_t header_size() noexcept nogil:
-    """Bytes of the State's header: from its start to the end of ``rng``."""
-    cdef State* s = NULL
-    return <size_t>(<char*>&s.rng[0] - <char*>s) + 4 * sizeof(uint64_t)
-
 cdef inline void clone_state(State* dst, const State* src) noexcept nogil:
     memcpy(dst, src, sizeof(State))
 

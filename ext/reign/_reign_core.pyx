@@ -11,7 +11,7 @@ reaches the game only through ``game_api.pxi``, its side of the contract in ``ex
 Moves are packed ``int32`` ids, laid out as :mod:`omen_search.games.reign.encoding` documents.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memmove, memset
 from cpython.pycapsule cimport PyCapsule_New
@@ -193,18 +193,22 @@ def _tally(ids, int size) -> list:
     return counts
 
 
-cdef Decision _decision(d, int T):
-    """A reference ``Pending`` as the core's decision."""
+cdef Decision _decision(kind, player, owner, n, last, city, ref, index, int T):
+    """A reference ``Pending`` (or an effects frame: ``kind`` None) as the core's decision."""
     cdef Decision out
-    out.kind = DECISION_NAMES.index(d.kind)
-    out.player = d.player
-    out.owner = d.owner
-    out.n = _small(d.n, 255, "pending.n")
-    out.last = _small(d.last, NCITIES * 2 * T, "pending.last")
-    out.city = _small(d.city, NCITIES - 1, "pending.city", -1)
-    out.index = _small(d.index, MAX_EFFECTS - 1, "pending.index", -1)
-    out.prog = -1 if not d.ref else (d.ref[1] if d.ref[0] == "unit" else MAX_T + d.ref[1])
+    out.kind = DECISION_NAMES.index(kind)
+    out.player = _small(player, 1, "pending.player", -1)
+    out.owner = _small(owner, 1, "pending.owner", -1)
+    out.n = _small(n, 255, "pending.n")
+    out.last = _small(last, NCITIES * 2 * T, "pending.last")
+    out.city = _small(city, NCITIES - 1, "pending.city", -1)
+    out.index = _small(index, MAX_EFFECTS, "pending.index", -1)
+    out.prog = -1 if not ref else (ref[1] if ref[0] == "unit" else MAX_T + ref[1])
     return out
+
+
+cdef Decision _pending_in(d, int T):
+    return _decision(d.kind, d.player, d.owner, d.n, d.last, d.city, d.ref, d.index, T)
 
 
 cdef class CoreState:
@@ -320,16 +324,15 @@ cdef class CoreState:
         for k, entry in enumerate(state.stack):
             if entry[0] == "effects":
                 s.stack[k].kind = FR_EFFECTS
-                s.stack[k].d = _decision(Pending("surge", -1, entry[3], 0, 0, entry[4], entry[1], entry[2]), T)
-                s.stack[k].d.kind = DK_NONE
+                s.stack[k].d = _decision(None, -1, entry[3], 0, 0, entry[4], entry[1], entry[2], T)
             elif entry[0] == "resume":
                 s.stack[k].kind = FR_RESUME
-                s.stack[k].d = _decision(entry[1], T)
+                s.stack[k].d = _pending_in(entry[1], T)
             else:
                 s.stack[k].kind = FR_BEAST
         s.stack_n = len(state.stack)
         if state.pending is not None:
-            s.pending = _decision(state.pending, T)
+            s.pending = _pending_in(state.pending, T)
         s.beast = _small(state.beast, T - 1, "beast", -1)
         s.pot = _small(state.pot, COINS, "pot")
         s.beast_abilities = _small(state.beast_abilities, 255, "beast_abilities")

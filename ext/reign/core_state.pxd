@@ -10,9 +10,7 @@
 # Units are indexed 0..T-1 (card-file order), reward cards 0..R-1, feats 0..5. An effect list
 # ("program") is named by one number: unit t's ability is program t, reward card r's is MAX_T + r.
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-
-from omen_trail cimport Trail
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     MAX_T = 50            # unit designs (cards.MAX_UNIT_DESIGNS)

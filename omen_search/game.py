@@ -77,6 +77,12 @@ class Game(ABC):
         return self.name
 
     @property
+    def identifier(self) -> str:
+        """The game's name as an identifier, for frameworks that name games so (OpenSpiel's
+        ``omen_<identifier>``): the name with ``-`` written ``_`` unless the game says otherwise."""
+        return self.name.replace("-", "_")
+
+    @property
     def short_title(self) -> str:
         """The game's name in a banner line."""
         return self.title
@@ -320,7 +326,7 @@ def all_games() -> tuple[Game, ...]:
 
 def get_game(name: str, *, field: str = "game") -> Game:
     """The game registered as ``name``; raises :class:`UsageError` naming ``field`` (and the nearest
-    name) if none is: ``record.game: unknown game 'chess' (games: heir, heir-solo)``."""
+    name) if none is: ``record.game: unknown game 'chess' (games: heir, heir-solo, reign-of-war)``."""
     _load_builtin()
     if isinstance(name, str) and name in _REGISTRY:
         return _REGISTRY[name]

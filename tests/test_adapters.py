@@ -107,7 +107,9 @@ def pyspiel():
 
 
 @pytest.mark.parametrize("name, params", [("omen_heir", {}), ("omen_heir", {"emissary": True}),
-                                          ("omen_heir_solo", {"level": "hard"})])
+                                          ("omen_heir_solo", {"level": "hard"}), ("omen_reign", {}),
+                                          ("omen_reign", {"deck": "sdraft", "emissary": True}),
+                                          ("omen_reign", {"deck": "draft", "beginner": True})])
 def test_openspiel_random_simulation_test(pyspiel, name, params):
     """OpenSpiel's own checks for Python games (legal actions, clones, returns, strings)."""
     game = pyspiel.load_game(name, params)
@@ -115,7 +117,7 @@ def test_openspiel_random_simulation_test(pyspiel, name, params):
 
 
 @pytest.mark.parametrize("name, params", [("omen_heir", {}), ("omen_heir", {"emissary": True}),
-                                          ("omen_heir_solo", {"level": "hard"})])
+                                          ("omen_heir_solo", {"level": "hard"}), ("omen_reign", {"deck": "skill"})])
 def test_openspiel_states_serialise(pyspiel, name, params):
     """OpenSpiel's simulation test with serialisation, and a state read back plays on exactly as the
     original, a re-dealt one (``resample_from_infostate``) included."""
@@ -263,7 +265,8 @@ def pettingzoo_env():
     return pettingzoo.env
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"level": "normal"}, {"emissary": True}])
+@pytest.mark.parametrize("kwargs", [{}, {"level": "normal"}, {"emissary": True}, {"game": "reign-of-war"},
+                                    {"game": "reign-of-war", "deck": "sdraft"}])
 def test_pettingzoo_api_test(pettingzoo_env, kwargs):
     from pettingzoo.test import api_test
 
@@ -328,9 +331,9 @@ def test_every_game_with_an_adapter_has_an_openspiel_name(pyspiel):
     from omen_search.adapters.spec import GameAdapter
     from omen_search.game import get_game
 
-    assert {"omen_heir", "omen_heir_solo"} <= set(GAMES) <= set(pyspiel.registered_names())
-    assert [pyspiel.load_game(name).num_players() for name in ("omen_heir", "omen_heir_solo")] == [2, 1]
-    for name in ("heir", "heir-solo"):
+    assert {"omen_heir", "omen_heir_solo", "omen_reign"} <= set(GAMES) <= set(pyspiel.registered_names())
+    assert [pyspiel.load_game(name).num_players() for name in ("omen_heir", "omen_heir_solo", "omen_reign")] == [2, 1, 2]
+    for name in ("heir", "heir-solo", "reign-of-war"):
         assert isinstance(get_game(name).adapter(), GameAdapter)
 
 

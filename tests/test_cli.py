@@ -328,11 +328,11 @@ def test_games_lists_every_registered_game_with_its_options(capsys):
     status, out, _ = run(capsys, "games")
     assert status == 0
     assert out.splitlines()[0].startswith("heir: ") and "--emissary" in out
-    solo = out[out.index("heir-solo:"):]
+    solo = out[out.index("heir-solo:"):out.index("reign-of-war:")]
     assert "--level" in solo and "novice | normal | hard | brutal; default normal" in solo and "--emissary" not in solo
     status, out, _ = run(capsys, "games", "--json")
     listed = {g["name"]: g for g in json.loads(out)}  # the package's games (tests may register more)
-    assert listed["heir"]["players"] == listed["heir-solo"]["players"] == 2
+    assert listed["heir"]["players"] == listed["heir-solo"]["players"] == listed["reign-of-war"]["players"] == 2
 
 
 def test_a_game_option_flag_sets_up_that_game(capsys, tmp_path):

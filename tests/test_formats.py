@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from omen_search.errors import FormatError, OmenError
 from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.notation import VERBS, Move
+from omen_search.games.reign import positions as reign_positions
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.positions import document_game, load_observation, load_position, load_position_file, to_position
 from omen_search.games.heir.reference import GameState
@@ -43,8 +44,11 @@ def doc_json_blocks() -> list[Any]:
 
 
 def load_any(doc: dict) -> Any:
-    """Load a document with the loader its ``format`` names."""
+    """Load a document with the loader its game and ``format`` name."""
     fmt = doc.get("format", "omen-position/1")
+    if doc.get("game") == "reign-of-war":
+        return {"omen-position/1": reign_positions.load_position,
+                "omen-observation/1": reign_positions.load_observation}[fmt](doc)
     if fmt == "omen-position/1":
         return load_position(doc)
     if fmt == "omen-observation/1":
@@ -267,7 +271,7 @@ COMMON = [
     ("unknown god", _set(("config", "gods"), ["anubis", "ra"]), ".config.gods[1]", ["'ra'"]),
     ("max_turns zero", _set(("config", "max_turns"), 0), ".config.max_turns", ["got 0"]),
     ("another card set", _set(("cards", "sha256"), "0" * 64), ".cards.sha256", ["--cards"]),
-    ("unknown game", _set(("game",), "chess"), ".game", ["unknown game 'chess'", "(games: heir, heir-solo)"]),
+    ("unknown game", _set(("game",), "chess"), ".game", ["unknown game 'chess'", "(games: heir, heir-solo, reign-of-war)"]),
     ("misspelt game", _set(("game",), "heirsolo"), ".game", ["did you mean 'heir-solo'?"]),
     ("game not a name", _set(("game",), ["heir"]), ".game", ["unknown game ['heir']"]),
     ("game of another config", _set(("game",), "heir-solo"), ".game", ["is 'heir-solo'", ".config sets up 'heir'"]),

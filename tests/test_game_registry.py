@@ -12,7 +12,7 @@ from omen_search.games import BUILTIN
 def test_the_builtin_games_are_registered_by_name():
     """The package's games; a test may have registered others (the conformance suite's toy game)."""
     builtin = [g for g in all_games() if type(g).__module__ in BUILTIN]
-    assert [g.name for g in builtin] == ["heir", "heir-solo"]
+    assert [g.name for g in builtin] == ["heir", "heir-solo", "reign-of-war"]
     assert all(g.players == 2 for g in builtin)
 
 

@@ -1,7 +1,8 @@
-"""The registered games as OpenSpiel Python games, backed by their cores: ``omen_<name>`` for each
-game of :mod:`omen_search.game`'s registry that has an adapter (``game.adapter()``, see
-:mod:`omen_search.adapters.spec`), ``-`` written ``_``: ``omen_heir`` (two players) and
-``omen_heir_solo`` (one player against the Corrupted Heir automaton).
+"""The registered games as OpenSpiel Python games, backed by their cores: ``omen_<identifier>`` for
+each game of :mod:`omen_search.game`'s registry that has an adapter (``game.adapter()``, see
+:mod:`omen_search.adapters.spec`; :attr:`~omen_search.game.Game.identifier` is the name with ``-``
+written ``_`` unless the game says otherwise): ``omen_heir`` (two players), ``omen_heir_solo`` (one
+player against the Corrupted Heir automaton) and ``omen_reign`` (Reign of War).
 
 Importing this module registers every game registered by then (``pyspiel.load_game("omen_heir")``);
 :func:`register_openspiel_game` registers one more (a game registered later, a test's game).
@@ -63,8 +64,9 @@ DEALS = 4096
 
 
 def short_name(game: Game) -> str:
-    """The OpenSpiel name of a game: ``omen_heir_solo`` for ``heir-solo``."""
-    return "omen_" + game.name.replace("-", "_")
+    """The OpenSpiel name of a game: ``omen_heir_solo`` for ``heir-solo``, ``omen_reign`` for
+    ``reign-of-war`` (:attr:`Game.identifier`)."""
+    return "omen_" + game.identifier
 
 
 @dataclass(frozen=True)

@@ -6,4 +6,4 @@ that does lives in the game's folder.
 """
 
 # the modules that register the package's games (omen_search.game loads them on first use)
-BUILTIN: tuple[str, ...] = ("omen_search.games.heir.game",)
+BUILTIN: tuple[str, ...] = ("omen_search.games.heir.game", "omen_search.games.reign.game")

@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
+from omen_search.errors import UsageError
 from omen_search.game import Game
 from play_helper import random_walk
 
@@ -20,9 +21,17 @@ ENGINES = ("reference", "core")  # every game has both (Game.new_initial_state's
 
 
 def set_ups(game: Game) -> list[Any]:
-    """The game's default configuration, then one for each other choice of each option."""
-    return [game.config()] + [game.config(**{option.name: choice}) for option in game.options
-                              for choice in option.choices or () if choice != option.default]
+    """The game's default configuration, then one for each other choice of each option that sets a
+    game up by itself (Reign of War's ``deck = build`` also needs ``decks``, so it is left out)."""
+    configs = [game.config()]
+    for option in game.options:
+        for choice in option.choices or ():
+            if choice != option.default:
+                try:
+                    configs.append(game.config(**{option.name: choice}))
+                except UsageError:
+                    continue
+    return configs
 
 
 def seeded_games(game: Game, count: int = GAMES) -> Iterator[tuple[int, Any]]:

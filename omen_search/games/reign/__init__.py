@@ -1,8 +1,10 @@
-"""Omen: A Reign of War (second edition), two players: so far its card data only.
+"""Omen: A Reign of War (second edition), two players: the game ``reign-of-war``.
 
-:mod:`~omen_search.games.reign.cards` reads and validates Reign of War card files (Soldiers, Beasts
-and Oracles, reward cards, feats, the Grand Melee's Match/Victory cards) and holds the built-in
-"Reign of War — seed edition". The rules are ``docs/rules/reign-of-war.md`` (rulings ``R-…``) and
-the cards ``docs/rules/reign-of-war-cards.md``. There is no rules engine yet, so the game is not
-registered (:data:`omen_search.games.BUILTIN`) and no command plays it.
+Its card data (:mod:`~omen_search.games.reign.cards`, the built-in "Reign of War — seed edition"),
+its rules vocabulary (:mod:`~omen_search.games.reign.rules`), move notation, the reference engine
+(:mod:`~omen_search.games.reign.reference`, the executable rulebook, equal move for move to the
+Cython core ``omen_search._reign_core`` built from ``ext/reign/``), what a player sees, positions,
+text for people, the greedy heuristic, the adapters' actions and vectors and the :class:`Game`
+object (:mod:`~omen_search.games.reign.game`), registered as ``reign-of-war``. The rules are
+``docs/rules/reign-of-war.md`` (rulings ``R-…``) and the cards ``docs/rules/reign-of-war-cards.md``.
 """

@@ -9,6 +9,7 @@ from omen_search.errors import UsageError
 from omen_search.game import ENGINES, Game, Option, register
 from omen_search.games.reign import positions, render
 from omen_search.games.reign.cards import CardSet, default_cards, load_cards
+from omen_search.games.reign.heuristic import evaluate
 from omen_search.games.reign.notation import Move
 from omen_search.games.reign.observe import observe, written_config
 from omen_search.games.reign.reference import GameState
@@ -44,15 +45,16 @@ class ReignGame(Game):
     name = GAME
     title = "Omen: A Reign of War (second edition), two players"
     short_title = "Omen: A Reign of War"
+    identifier = "reign"  # type: ignore[assignment]  # OpenSpiel's omen_reign
     players = 2
     options = (
         Option("first_player", "the seat that takes the first turn", 0, (0, 1)),
         Option("emissary", "play the Emissary of War variant", False, (False, True)),
-        Option("beginner", "Reign of War: only the beginner (one-circle) units, R-var-1", False, (False, True)),
-        Option("deck", "Reign of War: the deck variant (" + "; ".join(f"{k}: {v}" for k, v in DECK_HELP.items())
+        Option("beginner", "only the beginner (one-circle) units, R-var-1", False, (False, True)),
+        Option("deck", "the deck variant (" + "; ".join(f"{k}: {v}" for k, v in DECK_HELP.items())
                + ")", "shared", DECKS),
-        Option("decks", "Reign of War, --deck build: each seat's 10 design names, 'A,B,...;C,D,...'", ""),
-        Option("catch_up", "Reign of War: the optional catch-up wealth actions, R-wealth-4", False, (False, True)),
+        Option("decks", "with --deck build: each seat's 10 design names, 'A,B,...;C,D,...'", ""),
+        Option("catch_up", "the optional catch-up wealth actions, R-wealth-4", False, (False, True)),
         Option("max_turns", "end the game after this many turns, ruling D-end-2", DEFAULT_MAX_TURNS),
     )
 
@@ -166,6 +168,14 @@ class ReignGame(Game):
         return state.pending.kind if state.pending is not None else "none"
 
     # -- for the tools
+
+    def evaluate(self, state: Any, player: int) -> float:
+        return evaluate(state, player)
+
+    def adapter(self, cards: Any = None) -> Any:
+        from omen_search.games.reign.adapter import ReignAdapter
+
+        return ReignAdapter(self, cards if cards is not None else default_cards())
 
     def card_played(self, move: Any) -> str | None:
         return move.card if move.verb in ("play", "beast") else None

@@ -498,7 +498,7 @@ class GameState(Parts):
         (``extra``: copies shown that are in no zone, revealed or set aside)."""
         if self.config.deck != "sdraft" or self.deck_known[player][t] >= self.deck_lists[player][t]:
             return
-        public = extra + self.known[player][t] + self.discards[player].count(t)
+        public = extra + self.known[player][t] + self.discards[self.pile(player)].count(t)
         public += sum(self.cities[c][player][t] + self.enraged[c][player][t] for c in range(CITIES))
         self.deck_known[player][t] = max(self.deck_known[player][t], min(public, self.deck_lists[player][t]))
 
@@ -560,10 +560,8 @@ class GameState(Parts):
         top = self.stack[-1]
         if top[0] == "resume":
             self.stack.pop()
-            if any(m.verb != "pass" for m in getattr(self, "_moves_" + top[1].kind)(top[1])):
+            if any(m.verb != "pass" for m in self._moves_move(top[1])):  # only moves resume
                 self.pending = top[1]
-            elif top[1].kind == "reveal_take":
-                self._end_reveal(top[1].owner)
             return
         if top[0] == "beast":
             self.stack.pop()

@@ -20,9 +20,9 @@ with the top at the end. City reward stacks are lists with the top at the end.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
-from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.errors import UsageError
 from omen_search.games.heir.cards import GODS, CardSet, Effect, Unit, default_cards
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.observe import observe
@@ -57,6 +57,7 @@ from omen_search.games.heir.rules import (
     program,
     unit_count,
 )
+from omen_search.decision_engine import DecisionEngine
 from omen_search.rng import Rng
 
 
@@ -72,7 +73,7 @@ class Parts:
 
     # The parts that change as the game goes on: what a snapshot (undo, clone) holds and
     # GameState.from_parts copies; the rest (cards, config, units, T, seed) is set when a game is made.
-    _FIELDS = (
+    _FIELDS: ClassVar[tuple[str, ...]] = (
         "deck", "discard", "city_tiles", "hands", "known", "cities", "under", "revealed", "limbo",
         "building", "completed", "unused", "used", "coins", "destroyed", "stack", "pending",
         "emissaries", "active", "turn", "first_turn", "discount_used", "reward_used",
@@ -120,13 +121,16 @@ class Parts:
         self.phase = EMISSARY if config.emissary else WEALTH_REVEAL  # Setup 4
 
 
-class GameState(Parts):
+class GameState(Parts, DecisionEngine):
     """A game of Heir to the Dunes in progress, with the State interface every engine shares.
 
     >>> s = GameState.new(seed=7)
     >>> s.current_player, len(s.legal_moves()) > 0
     (0, True)
     """
+
+    MOVE = Move
+    GAME_OVER = GAME_OVER
 
     # ------------------------------------------------------------------ construction
 
@@ -176,62 +180,6 @@ class GameState(Parts):
             self._gain(p, START_COINS)
 
     # ------------------------------------------------------------------ the State interface
-
-    @property
-    def current_player(self) -> int:
-        """The player who makes the next decision (``-1`` once the game is over)."""
-        return self.pending.player if self.pending is not None else -1
-
-    def is_terminal(self) -> bool:
-        return self.phase == GAME_OVER
-
-    def legal_moves(self) -> list[Move]:
-        """Every legal move of :attr:`current_player`, in the engine's fixed generation order."""
-        if self.pending is None:
-            return []
-        return getattr(self, "_moves_" + self.pending.kind)(self.pending)
-
-    def apply(self, move: Move | str) -> None:
-        """Play ``move`` (a :class:`Move` or its notation) after checking that it is legal.
-
-        Raises :class:`IllegalMoveError` naming the move, the player and the ply.
-        """
-        if isinstance(move, str):
-            move = Move.parse(move)
-        legal = self.legal_moves()
-        if move not in legal:
-            who = f"player {self.current_player}" if self.pending else "nobody (the game is over)"
-            raise IllegalMoveError(
-                f"ply {self.ply}: {who} cannot play {str(move)!r} here"
-                + (f" ({self.pending.kind} decision; {len(legal)} legal moves)" if self.pending else "")
-            )
-        self.apply_trusted(move)
-
-    def apply_trusted(self, move: Move) -> None:
-        """Play a move known to be legal (one from :meth:`legal_moves`), without checking it."""
-        self.history.append(self._snapshot())
-        self.moves.append(move)
-        pending, self.pending = self.pending, None
-        self.ply += 1
-        # a legal move means a decision was pending
-        getattr(self, "_do_" + pending.kind)(pending, move)  # type: ignore[union-attr]
-        self.run_to_decision()
-
-    def undo(self) -> Move:
-        """Take back the last move and return it; raises ``IndexError`` at the start of the game."""
-        if not self.history:
-            raise IndexError("undo: no move to take back")
-        self._restore(self.history.pop())
-        return self.moves.pop()
-
-    def clone(self) -> GameState:
-        """An independent copy, history included."""
-        other = GameState(self.cards, self.config)
-        other._restore(self._snapshot())
-        other.history = list(self.history)
-        other.moves = list(self.moves)
-        other.seed = self.seed
-        return other
 
     def determinized(self, player: int, seed: int = 0) -> GameState:
         """A copy in which everything ``player`` cannot see is dealt again, uniformly among exactly
@@ -307,15 +255,6 @@ class GameState(Parts):
     def observation(self, player: int) -> dict[str, Any]:
         """Exactly what ``player`` knows, as a JSON-ready dict (see ``docs/formats.md``)."""
         return observe(self, player)
-
-    # ------------------------------------------------------------------ snapshots (undo, clone)
-
-    def _snapshot(self) -> tuple:
-        return tuple(_deep_copy(getattr(self, f)) for f in self._FIELDS)
-
-    def _restore(self, snap: tuple) -> None:
-        for f, v in zip(self._FIELDS, snap):
-            setattr(self, f, _deep_copy(v))
 
     # ------------------------------------------------------------------ small helpers
 
@@ -791,18 +730,6 @@ class GameState(Parts):
 
     # ------------------------------------------------------------------ choosing several cards
 
-    @staticmethod
-    def _pick_keys(counts: list[int], last: int, remaining: int, mandatory: bool) -> list[int]:
-        """Keys ``k >= last`` with ``counts[k] > 0``; for a mandatory pick, only keys that leave
-        enough at or above them to finish (so every sequence of picks can complete)."""
-        keys = []
-        suffix = sum(counts[last:])
-        for k in range(last, len(counts)):
-            if counts[k] and (not mandatory or suffix >= remaining):
-                keys.append(k)
-            suffix -= counts[k]
-        return keys
-
     # ------------------------------------------------------------------ decisions: moves and effects
     # For each decision kind X: _moves_X lists the legal moves, _do_X plays one.
     # A Move's fields are typed optional, but Move.__post_init__ guarantees the fields its verb takes
@@ -1260,11 +1187,3 @@ class GameState(Parts):
         if self.units[t].labor:
             self._push(("unit", t, "labor"), p)  # … after its LABOR resolves
 
-
-def _deep_copy(v: Any) -> Any:
-    """Copy nested lists (the only mutable things in a snapshot); the generator by its words."""
-    if isinstance(v, list):
-        return [_deep_copy(x) for x in v] if v and isinstance(v[0], list) else list(v)
-    if isinstance(v, Rng):
-        return Rng.from_state(v.s)
-    return v

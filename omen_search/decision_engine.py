@@ -3,15 +3,16 @@ pending decision of a kind ``X`` whose legal moves ``_moves_X`` lists and whose 
 with undo and clone by snapshots of the parts that change (``_FIELDS``).
 
 A game's ``GameState`` subclasses :class:`DecisionEngine` beside its own parts; it sets ``MOVE`` (its
-move class, to parse notation), ``GAME_OVER`` (its last phase) and ``_FIELDS``, and has
-``run_to_decision``, ``pending``, ``phase``, ``ply`` and the constructor ``(cards, config)``.
+move class, to parse notation), ``GAME_OVER`` (its last phase), ``DEAL_ATTEMPTS`` and ``_FIELDS``, and
+has ``run_to_decision``, ``_deal_unseen``, ``from_parts``, ``pending``, ``phase``, ``ply``, ``rng`` and
+the constructor ``(cards, config)``.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, Self
 
-from omen_search.errors import IllegalMoveError
+from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.rng import Rng
 
 
@@ -20,16 +21,50 @@ class DecisionEngine:
 
     MOVE: ClassVar[Any]
     GAME_OVER: ClassVar[str]
+    DEAL_ATTEMPTS: ClassVar[int]  # deals tried for an opponent part-way through a discard of several cards
     _FIELDS: ClassVar[tuple[str, ...]]
     pending: Any
     phase: str
     ply: int
     seed: int | None
+    rng: Rng
     history: list[tuple]
     moves: list[Any]
 
     def run_to_decision(self) -> None:
         raise NotImplementedError
+
+    def _deal_unseen(self, player: int, rng: Rng) -> Self:
+        """One deal of everything ``player`` cannot see, drawn from ``rng`` (the game says what)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_parts(cls, parts: Any) -> Self:
+        raise NotImplementedError
+
+    def determinized(self, player: int, seed: int = 0) -> Self:
+        """A copy in which everything ``player`` cannot see is dealt again (:meth:`_deal_unseen`),
+        uniformly among exactly the unseen cards, so that ``player`` observes it exactly as this
+        state; the copy has no history (undoing would bring the true hidden cards back). The same
+        draws in the same order as the core's ``determinize``, so a seed gives the same world on both
+        engines.
+
+        An opponent part-way through discarding several cards, in card order (``pending.last``,
+        which the player sees), is dealt again until its new hand holds its remaining picks from
+        that card up; after ``DEAL_ATTEMPTS`` failures the true hidden cards stay, the game's
+        generator reseeded."""
+        if player not in (0, 1) or isinstance(player, bool):
+            raise UsageError(f"player: must be 0 or 1, got {player!r}")
+        rng = Rng(seed)
+        if not (self.pending is not None and self.pending.kind == "discard" and self.pending.player == 1 - player):
+            return self._deal_unseen(player, rng)
+        for _ in range(self.DEAL_ATTEMPTS):
+            world = self._deal_unseen(player, rng)
+            if world.legal_moves():
+                return world
+        world = type(self).from_parts(self)
+        world.rng = Rng.from_state([rng.next64() for _ in range(4)])
+        return world
 
     @property
     def current_player(self) -> int:

@@ -22,7 +22,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from omen_search.errors import UsageError
 from omen_search.games.heir.cards import GODS, CardSet, Effect, Unit, default_cards
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.observe import observe
@@ -131,6 +130,7 @@ class GameState(Parts, DecisionEngine):
 
     MOVE = Move
     GAME_OVER = GAME_OVER
+    DEAL_ATTEMPTS = DEAL_ATTEMPTS
 
     # ------------------------------------------------------------------ construction
 
@@ -181,35 +181,12 @@ class GameState(Parts, DecisionEngine):
 
     # ------------------------------------------------------------------ the State interface
 
-    def determinized(self, player: int, seed: int = 0) -> GameState:
-        """A copy in which everything ``player`` cannot see is dealt again, uniformly among exactly
-        the unseen cards and tiles, so that ``player`` observes it exactly as this state; the copy
-        has no history (undoing would bring the true hidden cards back). The same draws in the same
-        order as the core's ``determinize``, so a seed gives the same world on both engines.
-
-        Hidden from ``player``: the opponent's hand beyond its publicly known cards, the deck order,
-        the cards beneath both structures, the opponent's undisclosed emissary, the reward tiles
-        still in the cities and the opponent's unused tiles; the game's own generator is reseeded
-        too, so future reshuffles are as unknown as the deck. An opponent part-way through discarding
-        several cards is dealt a hand from which it can go on (as the core's ``determinize``)."""
-        if player not in (0, 1) or isinstance(player, bool):
-            raise UsageError(f"player: must be 0 or 1, got {player!r}")
-        rng = Rng(seed)
-        if not (self.pending is not None and self.pending.kind == "discard" and self.pending.player == 1 - player):
-            return self._deal_unseen(player, rng)
-        # the opponent is part-way through discarding several cards, in unit order (pending.last,
-        # which the player sees): deal again until its new hand holds its remaining picks from that
-        # unit up; after DEAL_ATTEMPTS failures the true hidden cards stay, the generator reseeded
-        for _ in range(DEAL_ATTEMPTS):
-            world = self._deal_unseen(player, rng)
-            if world.legal_moves():
-                return world
-        world = GameState.from_parts(self)
-        world.rng = Rng.from_state([rng.next64() for _ in range(4)])
-        return world
-
     def _deal_unseen(self, player: int, rng: Rng) -> GameState:
-        """One deal of everything ``player`` cannot see (see :meth:`determinized`), drawn from ``rng``."""
+        """One deal of everything ``player`` cannot see (:meth:`determinized`), drawn from ``rng``:
+        the opponent's hand beyond its publicly known cards, the deck order, the cards beneath both
+        structures, the opponent's undisclosed emissary, the reward tiles still in the cities and the
+        opponent's unused tiles; the game's own generator is reseeded too, so future reshuffles are
+        as unknown as the deck."""
         world = GameState.from_parts(self)
         opp = 1 - player
         hidden_hand = [t for t in range(self.T) for _ in range(self.hands[opp][t] - self.known[opp][t])]

@@ -35,7 +35,7 @@ from omen_search.games.reign.rules import (
     Pending,
     check_decks,
     program,
-    size,
+    side_units,
 )
 from omen_search.limits import TURNS
 from omen_search.rng import MASK64, Rng
@@ -202,8 +202,7 @@ def _read_public(r: DocumentReader, doc: dict, root: str, parts: Parts) -> None:
             for t, n in enumerate(parts.enraged[c][p]):
                 if n and parts.units[t].type == "beast":
                     r.fail(f"{at}.enraged[{p}]", f"{parts.units[t].name!r} is a Beast, which cannot be Enraged")
-            count = sum(n * size(parts.units[t]) for t, n in enumerate(parts.cities[c][p])) + 2 * sum(
-                parts.enraged[c][p])
+            count = side_units(parts.units, parts.cities[c][p], parts.enraged[c][p])
             if count > CITY_LIMIT:
                 r.fail(f"{at}.sides[{p}]", f"the City Limit is {CITY_LIMIT} units (Beasts and Enraged units 2), "
                                            f"got {count}")

@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from omen_search.errors import UsageError
 from omen_search.games.reign.cards import CardSet, Effect, default_cards
 from omen_search.games.reign.notation import ENRAGED, Move
 from omen_search.games.reign.rules import (
@@ -69,6 +68,7 @@ from omen_search.games.reign.rules import (
     enrageable,
     matches,
     program,
+    side_units,
     size,
 )
 from omen_search.decision_engine import DecisionEngine
@@ -146,6 +146,7 @@ class GameState(Parts, DecisionEngine):
 
     MOVE = Move
     GAME_OVER = GAME_OVER
+    DEAL_ATTEMPTS = DEAL_ATTEMPTS
 
     # ------------------------------------------------------------------ construction
 
@@ -227,31 +228,12 @@ class GameState(Parts, DecisionEngine):
 
     # ------------------------------------------------------------------ the State interface
 
-    def determinized(self, player: int, seed: int = 0) -> GameState:
-        """A copy in which everything ``player`` cannot see is dealt again, uniformly among exactly
-        the unseen cards, so that ``player`` observes it exactly as this state; the copy has no
-        history (undoing would bring the true hidden cards back).
-
-        Dealt again: the opponent's hidden unit cards in hand and undisclosed emissary with the deck
-        they draw from, ``player``'s own deck order, the reward cards in the cities with the
-        opponent's in hand, and in a Simplified draft the picks and pack of the opponent that
-        ``player`` has not seen (R-sdraft-3); the game's generator is reseeded too. An opponent
-        part-way through discarding several cards is dealt a hand from which it can go on."""
-        if player not in (0, 1) or isinstance(player, bool):
-            raise UsageError(f"player: must be 0 or 1, got {player!r}")
-        rng = Rng(seed)
-        if not (self.pending is not None and self.pending.kind == "discard" and self.pending.player == 1 - player):
-            return self._deal_unseen(player, rng)
-        for _ in range(DEAL_ATTEMPTS):
-            world = self._deal_unseen(player, rng)
-            if world.legal_moves():
-                return world
-        world = GameState.from_parts(self)
-        world.rng = Rng.from_state([rng.next64() for _ in range(4)])
-        return world
-
     def _deal_unseen(self, player: int, rng: Rng) -> GameState:
-        """One deal of everything ``player`` cannot see (see :meth:`determinized`), drawn from ``rng``."""
+        """One deal of everything ``player`` cannot see (:meth:`determinized`), drawn from ``rng``:
+        the opponent's hidden unit cards in hand and undisclosed emissary with the deck they draw
+        from, ``player``'s own deck order, the reward cards in the cities with the opponent's in hand,
+        and in a Simplified draft the picks and pack of the opponent that ``player`` has not seen
+        (R-sdraft-3); the game's generator is reseeded too."""
         world = GameState.from_parts(self)
         opp = 1 - player
         if self.phase == SDRAFT:
@@ -383,8 +365,7 @@ class GameState(Parts, DecisionEngine):
 
     def side_count(self, city: int, player: int) -> int:
         """Units on a side, Beasts and Enraged units counting 2 (R-beast-1)."""
-        side, raged = self.cities[city][player], self.enraged[city][player]
-        return sum(n * size(self.units[t]) for t, n in enumerate(side) if n) + 2 * sum(raged)
+        return side_units(self.units, self.cities[city][player], self.enraged[city][player])
 
     def _fits(self, city: int, player: int, t: int, enraged: bool = False) -> bool:
         return self.side_count(city, player) + size(self.units[t], enraged) <= CITY_LIMIT  # R-surge-2

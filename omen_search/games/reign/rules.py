@@ -165,6 +165,12 @@ def size(unit: Unit, enraged: bool = False) -> int:
     return 2 if enraged or unit.type == "beast" else 1
 
 
+def side_units(units: tuple[Unit, ...], face_up: list[int], enraged: list[int]) -> int:
+    """The units on one side of a city, as the City Limit and the war-torn check count them
+    (R-beast-1): a Beast or an Enraged unit 2, any other 1."""
+    return sum(n * size(units[t]) for t, n in enumerate(face_up) if n) + 2 * sum(enraged)
+
+
 def matches(unit: Unit, enraged: bool, filter: str) -> bool:
     """Whether a unit in a city matches an effect's filter: an Enraged unit is a Beast and nothing
     else (R-enrage-2)."""

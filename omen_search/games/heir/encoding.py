@@ -55,13 +55,14 @@ import numpy.typing as npt
 from omen_search._core import DECISION_NAMES
 from omen_search.games.heir.cards import CardSet
 from omen_search.games.heir.rules import PHASES
+from omen_search.vector_layout import SegmentLayout
 
 SCALARS = ("my_coins", "their_coins", "my_hand_size", "their_hand_size", "deck_size", "their_unused_tiles",
            "my_under", "their_under", "favoured", "active", "to_decide", "war_won", "war_lost", "first_turn",
            "turn", "stack_depth", "their_emissary_chosen")
 
 
-class ObservationEncoder:
+class ObservationEncoder(SegmentLayout):
     """The encoding for one card set: :attr:`size` numbers, segment ``name`` at
     ``layout[name] = (start, length)``.
 
@@ -91,17 +92,7 @@ class ObservationEncoder:
                      ("my_building", S), ("my_completed", S), ("their_building", S), ("their_completed", S),
                      ("phase", len(PHASES)), ("decision", len(DECISION_NAMES)), ("decision_city", 3),
                      ("war_city", 3), ("scalars", len(SCALARS))]
-        self.layout: dict[str, tuple[int, int]] = {}
-        start = 0
-        for name, length in segments:
-            self.layout[name] = (start, length)
-            start += length
-        self.size = start
-
-    def slice(self, name: str) -> slice:
-        """The positions of segment ``name`` in the vector."""
-        start, length = self.layout[name]
-        return slice(start, start + length)
+        super().__init__(segments)
 
     def encode(self, observation: dict[str, Any],
                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
@@ -114,9 +105,7 @@ class ObservationEncoder:
         units, rewards, structures = self._units, self._rewards, self._structures
 
         def count(segment: str, names: list[str] | None, index: dict[str, int]) -> None:
-            start = self.layout[segment][0]
-            for name in names or ():
-                v[start + index[name]] += 1
+            self.count(v, segment, names, index)
 
         count("hand", me["hand"], units)
         count("my_known", me["known"], units)

@@ -55,6 +55,7 @@ import numpy.typing as npt
 
 from omen_search.games.reign.cards import CardSet
 from omen_search.games.reign.rules import CITIES, DECISIONS, PHASES
+from omen_search.vector_layout import SegmentLayout
 
 SCALARS = ("my_coins", "their_coins", "my_hand_size", "their_hand_size", "my_deck_size", "their_deck_size",
            "their_reward_count", "supply", "active", "to_decide", "war_won", "war_lost", "first_turn", "turn",
@@ -63,7 +64,7 @@ UNIT_SEGMENTS = ("hand", "my_known", "their_known", "my_discard", "their_discard
                  "revealed", "limbo", "my_emissary", "pack", "their_pack", "stacks", "my_drafted", "their_drafted")
 
 
-class ObservationVector:
+class ObservationVector(SegmentLayout):
     """The encoding for one card set: :attr:`size` numbers, segment ``name`` at
     ``layout[name] = (start, length)``.
 
@@ -88,17 +89,7 @@ class ObservationVector:
                      ("their_rewards_used", R), ("my_feats", F), ("their_feats", F), ("city_rewards", CITIES),
                      ("phase", len(PHASES)), ("decision", len(DECISIONS)), ("decision_city", CITIES),
                      ("war_city", CITIES), ("scalars", len(SCALARS))]
-        self.layout: dict[str, tuple[int, int]] = {}
-        start = 0
-        for name, length in segments:
-            self.layout[name] = (start, length)
-            start += length
-        self.size = start
-
-    def slice(self, name: str) -> slice:
-        """The positions of segment ``name`` in the vector."""
-        start, length = self.layout[name]
-        return slice(start, start + length)
+        super().__init__(segments)
 
     def encode(self, observation: dict[str, Any],
                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
@@ -111,9 +102,7 @@ class ObservationVector:
         own = observation["config"]["deck"] != "shared"
 
         def count(segment: str, names: list[str] | None, index: dict[str, int], offset: int = 0) -> None:
-            start = self.layout[segment][0] + offset
-            for name in names or ():
-                v[start + index[name]] += 1
+            self.count(v, segment, names, index, offset)
 
         units = self._units
         count("hand", me["hand"], units)

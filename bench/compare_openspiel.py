@@ -1,10 +1,14 @@
 """Our ISMCTS on the Cython core beside OpenSpiel's ISMCTSBot on the OpenSpiel adapter, and our
 core's random playouts beside OpenSpiel's C++ card games, in one run.
 
-    python3 bench/compare_openspiel.py [--games 200] [--seconds 0.05] [--workers 2] [--json]
+    python3 bench/compare_openspiel.py [--game heir|reign-of-war] [--games 200] [--seconds 0.05]
+                                       [--workers 2] [--json]
+
+``--game`` (default ``heir``) is the two-player game compared: Heir to the Dunes (``omen_heir``) or
+Reign of War (``omen_reign``), on the built-in cards and default options.
 
 1. **Search speed.** ISMCTS iterations per second of each from the same positions (the first
-   decision of deals 0-4 of ``omen_heir``) and the ratio. OpenSpiel's C++ ``pyspiel.ISMCTSBot`` is
+   decision of deals 0-4 of the game) and the ratio. OpenSpiel's C++ ``pyspiel.ISMCTSBot`` is
    tried first; it cannot search a Python game (see ``omen_search.adapters.openspiel``), so the
    OpenSpiel side is then its Python ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (the same
    algorithm, "adapted from the C++ implementation") with a random-rollout evaluator; the reason
@@ -51,13 +55,14 @@ from open_spiel.python.algorithms import ismcts as openspiel_ismcts  # noqa: E40
 from open_spiel.python.algorithms import mcts  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from omen_search._core import CoreState  # noqa: E402
 from omen_search._search import run_playouts  # noqa: E402
-from omen_search.adapters.openspiel import OmenState  # noqa: E402  (registers omen_heir)
-from omen_search.games.heir.actions import action_of  # noqa: E402
+from omen_search.adapters.openspiel import OmenState, short_name  # noqa: E402  (registers the games)
+from omen_search.adapters.spec import adapter_of  # noqa: E402
+from omen_search.game import get_game  # noqa: E402
 from omen_search.search import Limit, ismcts  # noqa: E402
 from omen_search.stats import wilson  # noqa: E402
 
+GAMES = ("heir", "reign-of-war")  # the two-player games with an OpenSpiel name
 POSITIONS = range(5)  # deals whose first decision is searched in part 1
 CARD_GAMES = ("hearts", "dou_dizhu", "crazy_eights")
 UCT_C = 0.7  # our exploration constant (the default of ``ismcts``), for rewards 0..1
@@ -149,9 +154,9 @@ def dealt(game: Any, deal: int) -> OmenState:
     return state
 
 
-def search_rates(ours: int, theirs: int) -> dict[str, Any]:
+def search_rates(name: str, ours: int, theirs: int) -> dict[str, Any]:
     """Iterations per second of each search from the same positions, and the ratio."""
-    game = pyspiel.load_game("omen_heir")
+    game = pyspiel.load_game(short_name(get_game(name)))
     reason = cpp_ismcts_unavailable(game)
     use_cpp = reason is None
     our_time = their_time = 0.0
@@ -196,9 +201,11 @@ def cpp_ismcts_rate(name: str, iterations: int) -> float:
 # -------------------------------------------------------------------------------- part 2: match
 
 
-def play_pair_game(index: int, seconds: float, use_cpp: bool) -> dict[str, Any]:
-    """Game ``index``: deal ``index // 2``; our bot in seat ``index % 2``."""
-    game = pyspiel.load_game("omen_heir")
+def play_pair_game(name: str, index: int, seconds: float, use_cpp: bool) -> dict[str, Any]:
+    """Game ``index`` of ``name``: deal ``index // 2``; our bot in seat ``index % 2``."""
+    family = get_game(name)
+    action_of = adapter_of(family).action_of
+    game = pyspiel.load_game(short_name(family))
     state = dealt(game, index // 2)
     core = state.core  # the adapter plays its moves on this core state
     assert core is not None
@@ -223,11 +230,11 @@ def play_pair_game(index: int, seconds: float, use_cpp: bool) -> dict[str, Any]:
             "time": time_used, "moves": moves, "their_simulations": theirs.simulations}
 
 
-def match(games: int, seconds: float, workers: int, use_cpp: bool) -> dict[str, Any]:
+def match(name: str, games: int, seconds: float, workers: int, use_cpp: bool) -> dict[str, Any]:
     lines = []
     with ProcessPoolExecutor(max_workers=workers) as pool, tqdm(total=games, desc="match", unit="game",
                                                                 file=sys.stderr, leave=False) as progress:
-        futures = [pool.submit(play_pair_game, i, seconds, use_cpp) for i in range(games)]
+        futures = [pool.submit(play_pair_game, name, i, seconds, use_cpp) for i in range(games)]
         for future in as_completed(futures):
             lines.append(future.result())
             progress.update(1)
@@ -331,7 +338,8 @@ class TheirGames:
 class OurPlayouts:
     """Our core: ``run_playouts`` (whole random games, each from a fresh deal, in C)."""
 
-    def __init__(self, seconds: float):
+    def __init__(self, name: str, seconds: float):
+        self.core = get_game(name).new_initial_state(0, engine="core")
         self.seed = 0
         probe = self.measure(200)
         self.n = max(200, int(probe["games_per_s"] * seconds))
@@ -340,15 +348,15 @@ class OurPlayouts:
         n = n or self.n
         self.seed += 1
         start = time.perf_counter()
-        _, plies = run_playouts(CoreState.new(), n, seed=self.seed)
+        _, plies = run_playouts(self.core, n, seed=self.seed)
         elapsed = time.perf_counter() - start
         return {"games_per_s": n / elapsed, "plies_per_s": int(plies.sum()) / elapsed, "plies_per_game": plies.mean()}
 
 
-def playouts(seconds: float, rounds: int) -> dict[str, Any]:
+def playouts(name: str, seconds: float, rounds: int) -> dict[str, Any]:
     """Best of ``rounds`` rounds, each measuring every engine once in turn (so a slow spell of a
     shared machine hits all of them alike)."""
-    engines: dict[str, Any] = {"omen_core": OurPlayouts(seconds)}
+    engines: dict[str, Any] = {"omen_core": OurPlayouts(name, seconds)}
     for name in CARD_GAMES:
         engines[f"{name}/rollouts"] = TheirRollouts(name, seconds)
         engines[f"{name}/games"] = TheirGames(name, seconds)
@@ -376,8 +384,10 @@ def playouts(seconds: float, rounds: int) -> dict[str, Any]:
 
 def report(out: dict[str, Any]) -> str:
     s, m, p = out["search"], out["match"], out["playouts"]
-    lines = [f"open_spiel {out['versions']['open_spiel']}, Python {out['versions']['python']}", "",
-             "1. ISMCTS iterations per second (first decision of deals 0-4 of omen_heir)",
+    title = short_name(get_game(out["game"]))
+    lines = [f"{out['game']} ({title}); open_spiel {out['versions']['open_spiel']}, "
+             f"Python {out['versions']['python']}", "",
+             f"1. ISMCTS iterations per second (first decision of deals 0-4 of {title})",
              f"   {'ours (Cython core)':40} {s['ours_iterations_per_s']:>12,.0f}",
              f"   {'OpenSpiel (' + s['openspiel_bot'].split()[0] + ' ISMCTSBot)':40} "
              f"{s['openspiel_iterations_per_s']:>12,.0f}",
@@ -405,6 +415,7 @@ def report(out: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--game", choices=GAMES, default="heir", help="the game compared (default heir)")
     parser.add_argument("--games", type=int, default=200, help="match games, in seat-swapped pairs (default 200)")
     parser.add_argument("--seconds", type=float, default=0.05, help="search time per move in the match (default 0.05)")
     parser.add_argument("--workers", type=int, default=2, help="processes for the match (default 2)")
@@ -418,11 +429,12 @@ def main(argv: list[str] | None = None) -> int:
             or args.playout_seconds <= 0 or args.our_iterations < 1 or args.their_iterations < 1:
         parser.error("--games must be even and at least 2; the other numbers positive")
 
-    out: dict[str, Any] = {"versions": {"open_spiel": version("open_spiel"), "python": platform.python_version()},
-                           "search": search_rates(args.our_iterations, args.their_iterations)}
+    out: dict[str, Any] = {"game": args.game,
+                           "versions": {"open_spiel": version("open_spiel"), "python": platform.python_version()},
+                           "search": search_rates(args.game, args.our_iterations, args.their_iterations)}
     use_cpp = out["search"]["cpp_bot_unavailable"] is None
-    out["match"] = match(args.games, args.seconds, args.workers, use_cpp)
-    out["playouts"] = playouts(args.playout_seconds, args.rounds)
+    out["match"] = match(args.game, args.games, args.seconds, args.workers, use_cpp)
+    out["playouts"] = playouts(args.game, args.playout_seconds, args.rounds)
     print(json.dumps(out) if args.json else report(out))
     return 0
 

@@ -511,13 +511,16 @@ def test_pettingzoo_toy_game_masks_observations_and_rewards(pettingzoo_env, tric
 # ------------------------------------------------------------------------- the comparison
 
 
-def test_compare_openspiel_script_runs_and_reports(pyspiel):
-    done = subprocess.run([sys.executable, "-P", str(ROOT / "bench" / "compare_openspiel.py"), "--games", "2",
+@pytest.mark.parametrize("game", ["heir", "reign-of-war"])
+def test_compare_openspiel_script_runs_and_reports(pyspiel, game):
+    done = subprocess.run([sys.executable, "-P", str(ROOT / "bench" / "compare_openspiel.py"), "--game", game,
+                           "--games", "2",
                            "--seconds", "0.01", "--our-iterations", "500", "--their-iterations", "5", "--workers", "1",
                            "--playout-seconds", "0.02", "--rounds", "1", "--json"],
                           env=ENV, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-800:]
     out = json.loads(done.stdout)
+    assert out["game"] == game
     assert out["search"]["ratio"] > 1 and out["search"]["cpp_ismcts_hearts_iterations_per_s"] > 0
     match = out["match"]
     assert match["games"] == 2 and match["our_wins"] + match["ties"] <= 2

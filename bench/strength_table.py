@@ -2,9 +2,10 @@
 
 Usage: python3 bench/strength_table.py [DIR]   (DIR defaults to bench/strength next to this file)
 
-Each ``NAME.jsonl`` is a results file written by ``omen-search match --out`` (bench/strength.sh and
-bench/solo-ladder.sh run them); the totals are recomputed from its game lines, so the tables never
-disagree with the files.
+Each ``NAME.jsonl`` is a results file written by ``omen-search match --out`` (bench/strength.sh,
+bench/strength-reign.sh and bench/solo-ladder.sh run them); the totals are recomputed from its game
+lines, so the tables never disagree with the files. The two-player rows come in one table per game
+(headed by the game's name, Heir's first), the solo ladder after them.
 """
 
 from __future__ import annotations
@@ -24,8 +25,11 @@ def header(path: Path) -> dict:
 
 
 def command(name: str, match: dict, games: int) -> str:
-    solo = f" --game heir-solo --level {match['level']}" if match.get("level") else ""
-    return (f"`omen-search match {match['a']} {match['b']}{solo} --games {games} --seed {match['seed']} "
+    if match.get("level"):
+        game = f" --game heir-solo --level {match['level']}"
+    else:
+        game = f" --game {match['game']}" if match.get("game", "heir") != "heir" else ""
+    return (f"`omen-search match {match['a']} {match['b']}{game} --games {games} --seed {match['seed']} "
             f"--workers 2 --out bench/strength/{name}.jsonl --resume`")
 
 
@@ -34,7 +38,8 @@ def percent(x: float) -> str:
 
 
 def main(folder: Path) -> None:
-    duels, ladder = [], []
+    duels: dict[str, list] = {}  # by game, Heir's first
+    ladder = []
     def natural(path: Path) -> list:
         return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.stem)]
 
@@ -42,15 +47,22 @@ def main(folder: Path) -> None:
         match = header(path)
         lines = read_results(path)
         result = MatchResult.from_lines(match["a"], match["b"], lines, level=match.get("level"))
-        (ladder if match.get("level") else duels).append((path.stem, match, result))
+        if match.get("level"):
+            ladder.append((path.stem, match, result))
+        else:
+            duels.setdefault(match.get("game", "heir"), []).append((path.stem, match, result))
 
-    print("| A | B | games | A's score % (95%) | Elo of A (95%) | LOS | pairs 0/½/1/1½/2 | reproduce |")
-    print("| --- | --- | ---: | --- | --- | ---: | --- | --- |")
-    for name, match, r in duels:
-        low, high = wilson(r.a_wins + 0.5 * r.ties, r.games)
-        print(f"| `{r.a}` | `{r.b}` | {r.games} | {percent(r.score)} ({percent(low)}-{percent(high)}) | "
-              f"{r.elo:+.0f} ({r.elo_low:+.0f} .. {r.elo_high:+.0f}) | {100 * r.los:.1f}% | "
-              f"{'/'.join(map(str, r.pentanomial))} | {command(name, match, r.games)} |")
+    for number, (game, rows) in enumerate(sorted(duels.items(), key=lambda item: item[0] != "heir")):
+        if number:
+            print()
+        print(f"{game}:")
+        print("| A | B | games | A's score % (95%) | Elo of A (95%) | LOS | pairs 0/½/1/1½/2 | reproduce |")
+        print("| --- | --- | ---: | --- | --- | ---: | --- | --- |")
+        for name, match, r in rows:
+            low, high = wilson(r.a_wins + 0.5 * r.ties, r.games)
+            print(f"| `{r.a}` | `{r.b}` | {r.games} | {percent(r.score)} ({percent(low)}-{percent(high)}) | "
+                  f"{r.elo:+.0f} ({r.elo_low:+.0f} .. {r.elo_high:+.0f}) | {100 * r.los:.1f}% | "
+                  f"{'/'.join(map(str, r.pentanomial))} | {command(name, match, r.games)} |")
     if not ladder:
         return
     print()

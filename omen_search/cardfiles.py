@@ -3,7 +3,8 @@ mistake is refused in the same words, naming the file, the card and the field (`
 
 A game's loader (``games/<name>/cards.py``) says what its tables hold: its fields, its limits, and its
 effect vocabulary as a table of parameter kinds (:data:`Spec`). Reading, parsing, the checks of one
-value and of one effect are written once, here.
+value and of one effect are written once, here, and so is taking a unit design out of a loaded set
+for an ablation (:class:`AblatableSet`).
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, ClassVar, NoReturn, TypeVar
 
-from omen_search.errors import CardDataError
+from omen_search.errors import CardDataError, UsageError
 
 MAX_FILE_CHARS = 16 * 1024 * 1024  # the text of a card file (the built-in ones have about 9,000 and 17,000 characters)
 
@@ -172,3 +174,71 @@ def tagged_args(path: str, where: str, raw: Any, *, key: str, what: str, specs: 
             assert other is not None, f"no reader for the parameter kind {kind!r}"
             args[param] = other(check, param, raw[param])
     return check, args
+
+
+# ------------------------------------------------------------------------------------- ablation
+
+
+class AblatableSet:
+    """What a game's ``CardSet`` (a frozen dataclass with ``name``, ``units``, ``sha256`` and
+    ``ablated``) inherits to leave unit designs out, for measuring what one design does to the game
+    (``omen-search balance --ablate``).
+
+    An ablated set keeps the design in ``units`` with no copies (its index, so its moves and card
+    ids, are unchanged) and remembers its copies in ``ablated``. A deal shuffles the full set's cards
+    and only then takes the ablated copies out (:meth:`shuffled_without`), so that the other cards
+    lie in the same order as in the full set's game of the same seed: an ablation compares like
+    deals with like.
+
+    A game says what else its sets name (:meth:`other_cards`: reward tiles, feats…, which are not
+    in a deck and cannot be left out) and the smallest deck its rules deal from (``MIN_DECK``)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+    MIN_DECK: ClassVar[int] = 1  # unit cards a set may keep, the fewest
+    MIN_DECK_RULE: ClassVar[str] = ""  # the rule that asks for them, for the message
+    name: str
+    units: tuple[Any, ...]
+    sha256: str
+    ablated: tuple[tuple[int, int], ...]  # (unit index, copies) taken out by :meth:`without`
+
+    def other_cards(self) -> Iterable[tuple[str, str]]:
+        """``(kind, name)`` of every card of the set that is not a unit design."""
+        return ()
+
+    def without(self, name: str) -> Any:
+        """The same set with every copy of the unit design ``name`` taken out of the deck (a smaller
+        deck), named ``"<set> without <name>"``, with a sha256 of its own. Raises
+        :class:`UsageError` naming ``name`` for an unknown card, a card that is not a unit design,
+        a design already left out, or a deck that would be smaller than the game deals from."""
+        unit = next((u for u in self.units if u.name == name), None)
+        if unit is None:
+            kind = next((k for k, other in self.other_cards() if other == name), None)
+            if kind is not None:
+                raise UsageError(f"ablate: {name!r} is {kind} of {self.name!r}; only unit designs can be "
+                                 "ablated (taken out of the deck)")
+            raise UsageError(f"ablate: no unit called {name!r} in {self.name!r}")
+        if not unit.copies:
+            raise UsageError(f"ablate: {name!r} is already left out of {self.name!r}")
+        left = sum(u.copies for u in self.units) - unit.copies
+        if left < self.MIN_DECK:
+            raise UsageError(f"ablate: without {name!r} the deck of {self.name!r} would have {left} unit cards, "
+                             f"the game deals from {self.MIN_DECK} at least{self.MIN_DECK_RULE}")
+        units = tuple(replace(u, copies=0) if u is unit else u for u in self.units)
+        digest = hashlib.sha256(f"{self.sha256}\0without\0{name}".encode()).hexdigest()
+        return replace(self, name=f"{self.name} without {name}", units=units, sha256=digest,
+                       ablated=self.ablated + ((unit.index, unit.copies),))
+
+    def is_ablated(self, index: int) -> bool:
+        """Whether the unit design ``index`` is left out (:meth:`without`)."""
+        return any(t == index for t, _ in self.ablated)
+
+    def dealt_copies(self, index: int) -> int:
+        """The copies of unit design ``index`` that the full set's deal shuffles: its copies, or for
+        a design left out the copies it had."""
+        return self.units[index].copies + sum(n for t, n in self.ablated if t == index)
+
+    def shuffled_without(self, cards: list[int], shuffle: Callable[[list[int]], None]) -> list[int]:
+        """``cards`` (unit indices, the full set's, ablated copies among them) shuffled in place by
+        ``shuffle``, then without the ablated copies: the other cards in the full deal's order."""
+        shuffle(cards)
+        return [t for t in cards if not self.is_ablated(t)] if self.ablated else cards

@@ -8,15 +8,15 @@ The vocabulary is documented in ``docs/cards.md``.
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 from omen_search.cardfiles import (
     MAX_FILE_CHARS,
+    AblatableSet,
     Checker,
     Spec,
     builtin_card_text,
@@ -26,7 +26,7 @@ from omen_search.cardfiles import (
     read_card_file,
     tagged_args,
 )
-from omen_search.errors import CardDataError, UsageError
+from omen_search.errors import CardDataError
 from omen_search.games.heir.notation import is_label
 
 GODS: tuple[str, str] = ("anubis", "horus")
@@ -207,8 +207,9 @@ class Structure:
 
 
 @dataclass(frozen=True)
-class CardSet:
-    """A validated card set. Cards are referred to by ``index`` everywhere inside the engines."""
+class CardSet(AblatableSet):
+    """A validated card set. Cards are referred to by ``index`` everywhere inside the engines; a
+    unit design can be left out for an ablation (:meth:`~omen_search.cardfiles.AblatableSet.without`)."""
 
     name: str
     ruleset: str
@@ -241,30 +242,19 @@ class CardSet:
         """The god's three structures, smallest BUILD first."""
         return tuple(s for s in self.structures if s.god == god)
 
-    def without(self, name: str) -> CardSet:
-        """The same set with every copy of the unit ``name`` taken out of the deck (a smaller deck),
-        for measuring what one card does to the game; raises :class:`UsageError` for an unknown unit."""
-        try:
-            unit = self.unit(name)
-        except KeyError:
-            raise UsageError(f"ablate: no unit called {name!r} in {self.name!r}") from None
-        units = tuple(replace(u, copies=0) if u is unit else u for u in self.units)
-        digest = hashlib.sha256(f"{self.sha256}\0without\0{name}".encode()).hexdigest()
-        return replace(self, name=f"{self.name} without {name}", units=units, sha256=digest,
-                       ablated=self.ablated + ((unit.index, unit.copies),))
+    def other_cards(self) -> Iterable[tuple[str, str]]:
+        """The reward tiles and structures (which :meth:`without` cannot leave out)."""
+        return [("a reward tile", t.name) for t in self.rewards] + [("a structure", s.name) for s in self.structures]
 
     def deck_list(self) -> list[int]:
         """The deck before shuffling: each unit's index repeated ``copies`` times, in file order."""
         return [u.index for u in self.units for _ in range(u.copies)]
 
     def shuffled_deck(self, shuffle: Callable[[list[int]], None]) -> list[int]:
-        """The deck a game starts with. A set with cards taken out (:meth:`without`) shuffles the
-        whole deck and then takes their copies out, so that the other cards lie in the same order
-        as in the full set's game of the same seed: an ablation compares like deals with like."""
-        removed = dict(self.ablated)
-        deck = [u.index for u in self.units for _ in range(u.copies + removed.get(u.index, 0))]
-        shuffle(deck)
-        return [t for t in deck if t not in removed]
+        """The deck a game starts with: the full set's deck shuffled, then without the copies of a
+        design left out (:meth:`~omen_search.cardfiles.AblatableSet.shuffled_without`)."""
+        return self.shuffled_without([u.index for u in self.units for _ in range(self.dealt_copies(u.index))],
+                                     shuffle)
 
 
 # ------------------------------------------------------------------------------------- loading

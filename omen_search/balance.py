@@ -18,9 +18,10 @@ and the rate over all seats is 50%. Rates carry Wilson 95% intervals (:func:`ome
   ``cards --json`` (:meth:`~omen_search.game.Game.cards_json`, with their devotion, copies and
   source), else those the games played or drew, by name.
 * Ablation (causal): the same match seeds are played again with every copy of one card taken out
-  of the deck (the card set's ``without``: Heir's). Game ``i`` with and without the card share the
-  game seed, the deal's labels and the bots' seeds, and the deck is shuffled whole before the card
-  is taken out, so the other cards come in the same order (``CardSet.shuffled_deck``). For each
+  of the deck (the card set's ``without``: Heir's and Reign of War's). Game ``i`` with and without
+  the card share the game seed, the deal's labels and the bots' seeds, and the deck is shuffled
+  whole before the card is taken out, so the other cards come in the same order
+  (``AblatableSet.shuffled_without`` in :mod:`omen_search.cardfiles`). For each
   game the difference ``without - with`` of a quantity (the win rate of the card's label, of seat
   0, of bot A; the game's totals such as turns; VP) is taken; the change is the mean difference,
   and its 95% interval is the normal approximation over the paired differences, the two games of a
@@ -46,7 +47,7 @@ from typing import Any
 from omen_search.errors import UsageError
 from omen_search.files import write_atomic
 from omen_search.game import DEFAULT_GAME, Game, get_game
-from omen_search.match import MatchOptions, MatchSetup, card_set, cards_digest, labels_key, run_match
+from omen_search.match import MatchOptions, MatchSetup, card_set, cards_digest, check_cards, labels_key, run_match
 from omen_search.stats import Z95, wilson
 
 REPORT_FORMAT = "omen-balance/1"
@@ -256,7 +257,7 @@ def run_balance(setup: MatchSetup, options: MatchOptions, ablate: Sequence[str] 
     _check_two_seats(setup)
     names = list(dict.fromkeys(ablate))
     for name in names:
-        card_set(setup.game, setup.cards, (name,))
+        check_cards(replace(setup, ablate=(name,)))
     setup = replace(setup, track_cards=True)
     base = replace(options, lines=[])
     run_match(setup, base)

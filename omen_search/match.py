@@ -139,7 +139,8 @@ def _config(game: str, options: tuple[tuple[str, Any], ...]) -> Any:
 @lru_cache(maxsize=16)
 def card_set(game: str, path: str | None, ablate: tuple[str, ...] = ()) -> Any:
     """The card set of a match of ``game`` (by name), loaded once per process; an ablated card is
-    taken out by the card set's ``without`` (Heir's), and a card set without one refuses ``ablate``."""
+    taken out by the card set's ``without`` (Heir's and Reign of War's), and a card set without one
+    refuses ``ablate``."""
     family = get_game(game)
     cards = family.load_cards(path)
     for name in ablate:
@@ -161,6 +162,15 @@ def cards_digest(game: str, path: str | None, ablate: tuple[str, ...]) -> str | 
     digest = described.get("sha256")
     return digest if isinstance(digest, str) else \
         hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+
+
+def check_cards(setup: MatchSetup) -> None:
+    """Refuse, before any game is played, a card file, an ablated name, or a card set the match's
+    set-up cannot deal (Reign of War: a Deck Building deck naming an ablated design): loads the card
+    set and deals one game of it."""
+    game = setup.game_object()
+    cards = card_set(setup.game, setup.cards, setup.ablate)
+    game.new_initial_state(0, engine="core", cards=cards, config=game.match_config(setup.config(), 0))
 
 
 def deal(seed: int, group: int) -> tuple[int, int]:
@@ -780,7 +790,7 @@ def _check(setup: MatchSetup, options: MatchOptions) -> Game:
             os.makedirs(setup.records, exist_ok=True)
         except OSError as exc:
             raise UsageError(f"records: cannot make the folder {setup.records}: {exc.strerror or exc}") from None
-    card_set(setup.game, setup.cards, setup.ablate)  # a bad card file or ablated name fails here, not in a worker
+    check_cards(setup)  # a bad card file or ablated name fails here, not in a worker
     return game
 
 

@@ -3,20 +3,22 @@ variant, undo and clone byte-exact, the card-set limits refused where they enter
 running on the core.
 
 ``OMEN_REIGN_GAMES`` sets the seeded random games per set-up of the differential test (default 20;
-the release check runs 2000).
+the release check runs 2000), the ablated set-ups (a design left out, D-ablate-1) included.
 """
 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from omen_search._reign_core import CoreState, state_size
 from omen_search._search import perft, run_playouts
 from omen_search.errors import IllegalMoveError, UsageError
-from omen_search.games.reign.cards import default_cards
+from omen_search.games.reign.cards import CardSet, default_cards
 from omen_search.games.reign.encoding import MoveCodec
 from omen_search.games.reign.reference import GameState, Parts
 from omen_search.games.reign.rules import Config
@@ -45,6 +47,15 @@ SETUPS = {
     "build": Config(deck="build", decks=_build_decks(), first_player=1),
     "catch_up": Config(catch_up=True, beginner=True, max_turns=30),
 }
+# D-ablate-1: a set-up with one unit design left out (CardSet.without), a design of each type
+ABLATED = {
+    "base": "Augur of Zeus",
+    "beginner": "Satyr",
+    "skill": "Hydra",
+    "draft": "Cerberus",
+    "sdraft": "Myrmidon",
+    "emissary": "Temple Guard",
+}
 
 
 def _same(ref: GameState, core: CoreState, ply: int) -> None:
@@ -56,10 +67,10 @@ def _same(ref: GameState, core: CoreState, ply: int) -> None:
     assert core.scores() == ref.scores(), f"ply {ply}: scores"
 
 
-def _play_both(seed: int, config: Config) -> int:
+def _play_both(seed: int, config: Config, cards: CardSet | None = None) -> int:
     """A random game (``RandomBot(seed)``'s choices) on both engines, compared at every ply."""
-    ref = GameState.new(seed, config=config)
-    core = CoreState.new(seed, config=config)
+    ref = GameState.new(seed, cards=cards, config=config)
+    core = CoreState.new(seed, cards=cards, config=config)
     bot = Rng(seed)
     ply = 0
     while True:
@@ -80,6 +91,13 @@ def _play_both(seed: int, config: Config) -> int:
 def test_core_plays_the_reference_game_move_for_move(name: str) -> None:
     for seed in range(GAMES):
         _play_both(seed, SETUPS[name])
+
+
+@pytest.mark.parametrize("name", list(ABLATED))
+def test_core_plays_the_reference_game_move_for_move_with_a_design_left_out(name: str) -> None:
+    cards = default_cards().without(ABLATED[name])
+    for seed in range(GAMES):
+        _play_both(seed, SETUPS[name], cards)
 
 
 @pytest.mark.parametrize("name", ["base", "sdraft", "draft", "emissary"])
@@ -104,20 +122,42 @@ def test_undo_restores_every_byte_and_a_clone_is_the_same_game(name: str) -> Non
         assert core.state_bytes() == start
 
 
-@pytest.mark.parametrize("name", list(SETUPS))
+def _units_shown(state: Any) -> Counter[int]:
+    """How often each unit design shows in a game, wherever: its cards in decks, piles, hands,
+    cities, emissaries, packs and picks, revealed, awaiting a keep or set aside as the Beast; the
+    drafts' pool (Card Drafting's stacks, Simplified Drafting's cards) and stacks drafted; the
+    own decks' lists and what the opponent knows of them."""
+    shown: Counter[int] = Counter()
+    for cards in (*state.decks, *state.discards, state.pool, *state.drafted):
+        shown.update(cards)
+    counts = [*state.hands, *state.packs, *state.deck_lists, *state.deck_known, state.revealed, state.limbo,
+              state.limbo_enraged, *(side for city in (*state.cities, *state.enraged) for side in city)]
+    for zone in counts:
+        shown.update({t: n for t, n in enumerate(zone) if n})
+    shown.update(t for t in (*state.emissaries, *state.chosen, state.beast) if t >= 0)
+    return shown
+
+
+@pytest.mark.parametrize("name", list(SETUPS) + [f"{name} without {unit}" for name, unit in ABLATED.items()])
 def test_determinized_deals_what_the_reference_deals(name: str) -> None:
     """The same draws in the same order: equal worlds for every seat at every ply, each observed by
-    its seat as the true game."""
+    its seat as the true game; a world never holds a card of a design left out (D-ablate-1)."""
+    base, _, ablate = name.partition(" without ")
+    setup = SETUPS[base]
+    cards = default_cards().without(ablate) if ablate else None
+    gone = default_cards().unit(ablate).index if ablate else -1
     for seed in range(2):
-        ref = GameState.new(seed, config=SETUPS[name])
-        core = CoreState.new(seed, config=SETUPS[name])
+        ref = GameState.new(seed, cards=cards, config=setup)
+        core = CoreState.new(seed, cards=cards, config=setup)
         bot = Rng(seed)
         while not ref.is_terminal():
+            assert _units_shown(ref)[gone] == 0, f"ply {ref.ply}: a card of {ablate!r} is in the game"
             for p in (0, 1):
                 world, core_world = ref.determinized(p, 7 * ref.ply + p), core.determinized(p, 7 * ref.ply + p)
                 for field in Parts._FIELDS:
                     assert getattr(core_world, field) == getattr(world, field), f"ply {ref.ply}, seat {p}: {field}"
                 assert core_world.observation(p) == core.observation(p)
+                assert _units_shown(world)[gone] == 0, f"ply {ref.ply}, seat {p}: a world deals {ablate!r}"
             moves = ref.legal_moves()
             move = moves[bot.below(len(moves))]
             ref.apply_trusted(move)

@@ -61,8 +61,13 @@ cdef class CoreTables:
         units, rewards, feats = cards.units, cards.rewards, cards.feats
         if len(units) > MAX_T:
             raise UsageError(f"cards: {len(units)} unit designs, the core holds at most {MAX_T} (MAX_UNIT_DESIGNS)")
-        if sum(u.copies for u in units) > MAX_CARDS:
-            raise UsageError(f"cards: {sum(u.copies for u in units)} unit cards, the core holds at most "
+        for k, (t, n) in enumerate(cards.ablated):  # D-ablate-1: only as CardSet.without leaves them
+            if not (isinstance(t, int) and 0 <= t < len(units) and isinstance(n, int) and n >= 1) or units[t].copies:
+                raise UsageError(f"cards: ablated[{k}] is {(t, n)!r}: a design left out (CardSet.without) is one "
+                                 "of the set's units, with copies to shuffle in and none of its own")
+        dealt = sum(u.copies for u in units) + sum(n for _, n in cards.ablated)
+        if dealt > MAX_CARDS:
+            raise UsageError(f"cards: {dealt} unit cards (those left out included), the core holds at most "
                              f"{MAX_CARDS} (MAX_UNIT_CARDS)")
         if len(rewards) > MAX_R or sum(r.copies for r in rewards) != NREWARDS:
             raise UsageError(f"cards: the core deals exactly {NREWARDS} reward cards of at most {MAX_R} designs "
@@ -86,6 +91,7 @@ cdef class CoreTables:
             self.tb.strength[t] = u.strength
             self.tb.offering[t] = u.offering
             self.tb.copies[t] = u.copies
+            self.tb.dealt[t] = cards.dealt_copies(t)
             self.tb.beginner[t] = u.beginner
             self._compile(t, u.name, u.ability)
         for rc in rewards:

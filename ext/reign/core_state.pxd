@@ -48,7 +48,9 @@ cdef struct Tables:
     uint8_t cost[MAX_T]
     uint8_t strength[MAX_T]
     uint8_t offering[MAX_T]
-    uint8_t copies[MAX_T]
+    uint8_t copies[MAX_T]             # 0 for a design the card set leaves out (CardSet.without, D-ablate-1)
+    uint8_t dealt[MAX_T]              # copies the full set's deal shuffles (CardSet.dealt_copies): more
+                                      # than `copies` for a design left out, whose cards are then taken out
     uint8_t beginner[MAX_T]           # one circle (R-var-1)
     uint8_t reward_copies[MAX_R]
     uint8_t feat_kind[NFEATS]         # COND_*

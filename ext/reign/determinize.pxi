@@ -28,7 +28,7 @@ cdef int unseen_cards(const Tables* tb, const State* s, int p, uint8_t* out) noe
     in card order; returns their number (reference: _unseen_cards)."""
     cdef int opp = 1 - p, t, k, seen, n = 0
     cdef uint8_t counts[MAX_T]
-    designs(tb, &s.cfg, counts, 1)
+    designs(tb, &s.cfg, counts, EACH_COPY)  # never a card of a design left out (D-ablate-1)
     for t in range(tb.T):
         seen = s.deck_lists[p][t] + s.deck_known[opp][t]
         if s.phase == PH_SDRAFT:

@@ -10,7 +10,8 @@ cdef void deal(Ctx* c) noexcept nogil:
 
 cdef void own_decks(Ctx* c, const uint8_t* lists) noexcept nogil:
     """Each player's deck from their cards (``lists``: 2 x MAX_T counts; R-own-1), sorted then
-    shuffled seat 0 first; then the deal."""
+    shuffled seat 0 first; then the deal. A card of a design left out (Test of Skill's) is shuffled
+    in, then taken out (D-ablate-1)."""
     cdef State* s = c.s
     cdef int p, t, k, n
     L(c, s.decks, sizeof(s.decks))
@@ -22,11 +23,12 @@ cdef void own_decks(Ctx* c, const uint8_t* lists) noexcept nogil:
             for k in range(lists[p * MAX_T + t]):
                 s.decks[p][n] = <uint8_t>t
                 n += 1
-        s.deck_n[p] = <uint8_t>n
-        memcpy(s.deck_lists[p], &lists[p * MAX_T], MAX_T)
+        shuffle_raw(s.decks[p], n, s.rng)
+        s.deck_n[p] = <uint8_t>without_ablated(c.tb, s.decks[p], n)
+        for t in range(MAX_T):
+            s.deck_lists[p][t] = lists[p * MAX_T + t] if c.tb.copies[t] else 0
         if s.cfg.deck != DECK_SDRAFT:  # R-hidden-3: what each deck holds is public
-            memcpy(s.deck_known[p], &lists[p * MAX_T], MAX_T)
-        shuffle_raw(s.decks[p], s.deck_n[p], s.rng)
+            memcpy(s.deck_known[p], s.deck_lists[p], MAX_T)
     deal(c)
 
 cdef void phase_draft(Ctx* c) noexcept nogil:

@@ -66,6 +66,17 @@ cdef inline void shuffle_raw(uint8_t* xs, int n, uint64_t* rng) noexcept nogil:
         i -= 1
 
 
+cdef inline int without_ablated(const Tables* tb, uint8_t* xs, int n) noexcept nogil:
+    """The cards of ``xs`` (just shuffled) without those of designs the card set leaves out, in
+    their order; returns how many are left (reference: CardSet.shuffled_without, D-ablate-1)."""
+    cdef int i, k = 0
+    for i in range(n):
+        if tb.copies[xs[i]]:
+            xs[k] = xs[i]
+            k += 1
+    return k
+
+
 # -- units
 
 cdef inline int matches(const Tables* tb, int t, int enraged, int filter) noexcept nogil:

@@ -10,6 +10,7 @@ texts (``R-card-…``) are in ``docs/rules/reign-of-war-cards.md``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 
 from omen_search.cardfiles import (
     MAX_FILE_CHARS,
+    AblatableSet,
     Checker,
     Spec,
     builtin_card_text,
@@ -202,8 +204,16 @@ class MatchCard:
 
 
 @dataclass(frozen=True)
-class CardSet:
-    """A validated Reign of War set. Cards are referred to by ``index`` inside the engines."""
+class CardSet(AblatableSet):
+    """A validated Reign of War set. Cards are referred to by ``index`` inside the engines.
+
+    A unit design can be left out for an ablation (:meth:`~omen_search.cardfiles.AblatableSet.without`,
+    ruling D-ablate-1 in ``docs/rulings.md``): it stays in ``units`` with no copies, and its copies are
+    in ``ablated``. The deck keeps :data:`MIN_UNIT_CARDS` cards at least; reward cards, feats and
+    Match/Victory cards cannot be left out (the cities and the end of the game count them)."""
+
+    MIN_DECK = MIN_UNIT_CARDS
+    MIN_DECK_RULE = " (MIN_UNIT_CARDS, R-setup-2)"
 
     name: str
     ruleset: str
@@ -213,6 +223,7 @@ class CardSet:
     match_cards: tuple[MatchCard, ...]
     path: str
     sha256: str
+    ablated: tuple[tuple[int, int], ...] = ()  # (unit index, copies) taken out by ``without``
 
     def unit(self, name: str) -> Unit:
         """The unit design called ``name``; raises ``KeyError`` if there is none."""
@@ -225,6 +236,11 @@ class CardSet:
     def feat(self, name: str) -> Feat:
         """The feat called ``name``; raises ``KeyError`` if there is none."""
         return {f.name: f for f in self.feats}[name]
+
+    def other_cards(self) -> Iterable[tuple[str, str]]:
+        """The reward cards, feats and Match/Victory cards (which ``without`` cannot leave out)."""
+        return ([("a reward card", r.name) for r in self.rewards] + [("a feat", f.name) for f in self.feats]
+                + [("a Grand Melee Match/Victory card", m.name) for m in self.match_cards])
 
 
 # ------------------------------------------------------------------------------------- loading

@@ -176,47 +176,50 @@ class GameState(Parts, DecisionEngine):
         return state
 
     def designs(self) -> list[int]:
-        """The unit designs in play: all of them, or the beginner set (R-var-1)."""
+        """The unit designs in play: all of them, or the beginner set (R-var-1). A design the card
+        set leaves out (``CardSet.without``, D-ablate-1) is listed, with no copies."""
         return [u.index for u in self.units if u.beginner or not self.config.beginner]
 
     def _copies(self, designs: list[int]) -> list[int]:
         """Every card of the given designs (all the copies of each), in card order."""
         return [t for t in sorted(designs) for _ in range(self.units[t].copies)]
 
-    def _all_cards(self) -> list[int]:
-        return self._copies(self.designs())
+    def _full_deck(self) -> list[int]:
+        """Every card of the designs in play as the full card set has them, a design left out with
+        the copies it had (D-ablate-1: shuffled in, then taken out by ``CardSet.shuffled_without``)."""
+        return [t for t in self.designs() for _ in range(self.cards.dealt_copies(t))]
 
     def _setup(self, rng: Rng) -> None:
-        """Deal the reward cards (R-setup-1), then the deck or decks of the variant."""
+        """Deal the reward cards (R-setup-1), then the deck or decks of the variant. A design left out
+        (D-ablate-1) is shuffled in with the full set's cards and then taken out, so that the other
+        cards lie as in the full set's game of the same seed."""
         self.rng = rng
         rewards = [r.index for r in self.cards.rewards for _ in range(r.copies)]
         rng.shuffle(rewards)  # rewards[0:4] to city 0, [4:8] to city 1, [8:12] to city 2
         self.city_rewards = [rewards[REWARDS_PER_CITY * c: REWARDS_PER_CITY * (c + 1)] for c in range(CITIES)]
         deck = self.config.deck
         if deck == "shared":
-            self.decks[0] = self._all_cards()
-            rng.shuffle(self.decks[0])
+            self.decks[0] = self.cards.shuffled_without(self._full_deck(), rng.shuffle)
             self._deal()
         elif deck == "skill":  # R-skill-1: one card of each design
             self._own_decks([self.designs(), self.designs()])
         elif deck == "build":  # R-build-1: all the copies of 10 designs
             self._own_decks([self._copies([self.cards.unit(name).index for name in names])
                              for names in self.config.decks])
-        elif deck == "draft":  # R-draft-1
-            self.pool = self.designs()
+        elif deck == "draft":  # R-draft-1: a design left out has no stack
+            self.pool = [t for t in self.designs() if self.units[t].copies]
             self.coins = [DRAFT_COINS, DRAFT_COINS]
         else:  # sdraft, R-sdraft-1
-            self.pool = self._all_cards()
-            rng.shuffle(self.pool)
+            self.pool = self.cards.shuffled_without(self._full_deck(), rng.shuffle)
 
     def _own_decks(self, lists: list[list[int]]) -> None:
-        """Each player's deck from their cards (R-own-1), shuffled seat 0 first; then the deal."""
+        """Each player's deck from their cards (R-own-1), shuffled seat 0 first; then the deal. A card
+        of a design left out (Test of Skill's) is shuffled in and then taken out (D-ablate-1)."""
         for p in (0, 1):
-            self.decks[p] = sorted(lists[p])
-            self.deck_lists[p] = self._counts(lists[p])
+            self.decks[p] = self.cards.shuffled_without(sorted(lists[p]), self.rng.shuffle)
+            self.deck_lists[p] = self._counts(self.decks[p])
             if self.config.deck != "sdraft":
                 self.deck_known[p] = list(self.deck_lists[p])  # R-hidden-3: what each deck holds is public
-            self.rng.shuffle(self.decks[p])
         self._deal()
 
     def _deal(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from omen_search.errors import UsageError, shown
-from omen_search.games.reign.cards import CardSet, Effect, Unit
+from omen_search.games.reign.cards import MIN_UNIT_CARDS, CardSet, Effect, Unit
 from omen_search.limits import TURNS, check_int
 
 GAME = "reign-of-war"  # the game's registered name, which documents carry
@@ -122,19 +122,29 @@ class Config:
 
 def check_decks(cards: CardSet, config: Config) -> None:
     """What a card set must hold for ``config``'s variant: raises :class:`UsageError` naming the
-    problem (an unknown design, a deck outside the Card Drafting limits, too few designs)."""
-    designs = [u for u in cards.units if u.beginner or not config.beginner]
+    problem (an unknown design, a deck outside the Card Drafting limits, too few designs), or the
+    ablated design (``CardSet.without``) that the variant cannot leave out or does not play (D-ablate-1)."""
+    in_play = [u for u in cards.units if u.beginner or not config.beginner]
+    _check_ablated(cards, config)
+    designs = [u for u in in_play if u.copies]
+    left_out = ", ".join(repr(cards.units[t].name) for t, _ in cards.ablated)
+    without = f" without {left_out} (ablate)" if left_out else ""
     if not designs:
-        raise UsageError(f"beginner: the card set {cards.name!r} has no one-circle (beginner) designs")
+        raise UsageError(f"beginner: the card set {cards.name!r} has no one-circle (beginner) designs{without}")
+    if config.deck == "shared" and cards.ablated:
+        have = sum(u.copies for u in designs)
+        if have < MIN_UNIT_CARDS:
+            raise UsageError(f"ablate: the {'beginner ' if config.beginner else ''}deck{without} has {have} unit "
+                             f"cards, the game deals from {MIN_UNIT_CARDS} at least (MIN_UNIT_CARDS, R-setup-2)")
     if config.deck == "draft":
         need = 2 * DRAFT_STACKS
         if len(designs) < need:
-            raise UsageError(f"deck: Card Drafting needs {need} design stacks, the set has {len(designs)}")
+            raise UsageError(f"deck: Card Drafting needs {need} design stacks, the set has {len(designs)}{without}")
     if config.deck == "sdraft":
         need = 2 * SDRAFT_ROUNDS * SDRAFT_PACK
         have = sum(u.copies for u in designs)
         if have < need:
-            raise UsageError(f"deck: Simplified Drafting deals {need} cards, the set has {have}")
+            raise UsageError(f"deck: Simplified Drafting deals {need} cards, the set has {have}{without}")
     if config.deck == "build":
         allowed = {u.name: u for u in designs}
         for seat, deck in enumerate(config.decks):
@@ -150,6 +160,22 @@ def check_decks(cards: CardSet, config: Config) -> None:
                 count = sum(1 for name in deck if allowed[name].type == kind)
                 if count > most:
                     raise UsageError(f"{where}: {count} {kind} designs, the most is {most} (R-build-1)")
+
+
+def _check_ablated(cards: CardSet, config: Config) -> None:
+    """D-ablate-1: a design left out must be one the variant deals, and one it can deal without."""
+    for t, _ in cards.ablated:
+        name = cards.units[t].name
+        if config.beginner and not cards.units[t].beginner:
+            raise UsageError(f"ablate: {name!r} has two circles, so a beginner game (R-var-1) has none of its "
+                             "cards: the game without it is the same game (D-ablate-1)")
+        if config.deck == "build":
+            decks = [f"decks[{seat}]" for seat, deck in enumerate(config.decks) if name in deck]
+            if decks:
+                raise UsageError(f"ablate: {name!r} is named by the Deck Building deck {' and '.join(decks)}; a deck "
+                                 "built by name cannot be dealt without it (D-ablate-1)")
+            raise UsageError(f"ablate: {name!r} is in neither Deck Building deck, so the game without it is the "
+                             "same game (D-ablate-1)")
 
 
 def program(cards: CardSet, ref: tuple) -> tuple[Effect, ...]:

@@ -382,7 +382,9 @@ def format_text(report: dict[str, Any]) -> str:
                 f"minus that of the other seats. {_chance_note(report)}.",
                 "  These are correlations (a card played while ahead looks strong); --ablate measures an effect."]
     for ab in report["ablations"]:
-        about = f"{_text(ab['devotion'])}, {ab['copies']} copies; " if ab["copies"] is not None else ""
+        about = ", ".join([_text(ab["devotion"])] * (ab["devotion"] is not None)
+                          + [f"{ab['copies']} copies"] * (ab["copies"] is not None))
+        about += "; " if about else ""
         out += ["", f"Ablation: without {ab['card']} ({about}played by "
                     f"{100 * ab['played_share']:.0f}% of seats), {ab['games']} games paired by seed",
                 f"  {'':26} {'with':>8} {'without':>8} {'change':>10}   95% interval"]

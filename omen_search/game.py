@@ -228,6 +228,51 @@ class Game(ABC):
                 return f"unknown card {name!r}" + (f"; did you mean {near[0]!r}?" if near else "")
         return None
 
+    # ------------------------------------------------------------------ for a user interface
+
+    def view(self, observation: dict[str, Any], cards: Any = None) -> dict[str, Any]:
+        """The board as the observing seat sees it, as data a user interface lays out without
+        knowing the game (``omen-search serve``; the shape is in ``docs/web.md``): ``facts`` (label
+        and value pairs), ``zones`` (the places the seats meet, Heir's cities: each with ``facts``,
+        ``marks`` and one ``side`` per seat holding cards), ``seats`` (each seat's ``facts`` and
+        ``piles`` of cards; a pile the seat cannot see is a ``hidden`` count) and shared ``piles``.
+        A card is ``{"name", "count", "detail", "text", "tags"}`` (:func:`view_cards`).
+
+        It is made from ``observation`` (what :meth:`observe` gives the seat) alone, so it cannot
+        show what the seat does not know. This default lays out any observation: its top-level
+        numbers and words as facts, its lists of names as piles, and its ``players`` as seats."""
+        def facts(d: dict[str, Any]) -> list[dict[str, Any]]:
+            return [{"label": k.replace("_", " "), "value": v} for k, v in d.items()
+                    if isinstance(v, (int, float, str)) and not isinstance(v, bool) and k not in _NOT_SHOWN]
+
+        def piles(d: dict[str, Any]) -> list[dict[str, Any]]:
+            return [{"name": k.replace("_", " "), "cards": view_cards(v)} for k, v in d.items()
+                    if isinstance(v, list) and all(isinstance(x, str) for x in v)]
+
+        players = observation.get("players")
+        seats = [{"seat": seat, "name": f"seat {seat}", "facts": facts(p), "piles": piles(p)}
+                 for seat, p in enumerate(players if isinstance(players, list) else []) if isinstance(p, dict)]
+        return {"facts": facts(observation), "zones": [], "seats": seats, "piles": piles(observation)}
+
+    def move_steps(self, move: Any) -> tuple[str, ...]:
+        """The choices a move is made of, in the order a person makes them, as short text:
+        ``play "Opal Statuary" city2`` is ``("play", "Opal Statuary", "city2")``. A user interface
+        offers the first steps of the legal moves, then those that follow the one picked, so a
+        decision among forty moves is a few small choices. This default reads the fields of the
+        Omen move notation (:mod:`omen_search.move_notation`) where a move has them, else it is one
+        step, the whole move."""
+        verb = getattr(move, "verb", None)
+        if not isinstance(verb, str):
+            return (str(move),)
+        steps = [verb]
+        for name in ("card", "city", "to", "target", "label"):
+            value = getattr(move, name, None)
+            if value is not None:
+                steps.append(f"city{value}" if name == "city" else f"to city{value}" if name == "to" else str(value))
+        if getattr(move, "draw", None) is not None:
+            steps.append(f"draw {move.draw} coin {move.coin}")
+        return tuple(steps)
+
     # ------------------------------------------------------------------ for the tools
 
     def evaluate(self, state: Any, player: int) -> float:
@@ -298,6 +343,28 @@ class Game(ABC):
         for name in options:
             if name not in known:
                 raise UsageError(f"{self.name}: no option {name!r} (options: {', '.join(sorted(known)) or 'none'})")
+
+
+_NOT_SHOWN = {"format", "game", "ruleset", "player", "ply"}  # bookkeeping, not the board
+
+
+def view_cards(names: Iterable[str], info: Callable[[str], tuple[str, str]] | None = None,
+               tags: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Cards for :meth:`Game.view`, copies of a name counted once each, in first-seen order:
+    ``{"name", "count", "detail", "text", "tags"}`` with ``info(name)`` giving the detail line
+    (cost, strength) and the rules text.
+
+    >>> [(c["name"], c["count"]) for c in view_cards(["Satyr", "Griffin", "Satyr"])]
+    [('Satyr', 2), ('Griffin', 1)]
+    """
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    out = []
+    for name, count in counts.items():
+        detail, text = info(name) if info is not None else ("", "")
+        out.append({"name": name, "count": count, "detail": detail, "text": text, "tags": list(tags)})
+    return out
 
 
 _REGISTRY: dict[str, Game] = {}

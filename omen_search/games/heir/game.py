@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from omen_search.errors import UsageError
-from omen_search.game import Game, Option, register
+from omen_search.game import Game, Option, register, view_cards
 from omen_search.games.heir import positions, render
 from omen_search.games.heir.cards import GODS, CardSet, default_cards, load_cards
 from omen_search.games.heir.engines import new_game
@@ -180,6 +180,19 @@ class HeirGame(Game):
     def decision_name(self, state: Any) -> str:
         return state.pending.kind if state.pending is not None else "none"
 
+    # -- for a user interface
+
+    def view(self, observation: dict[str, Any], cards: Any = None) -> dict[str, Any]:
+        """The board a seat sees (:meth:`Game.view`): the cities with both sides and their strength,
+        each seat's coins, cards, tiles and structures. Hidden things are counts: the opponent's
+        hand beyond its known cards, its unused tiles, and its VP, which those tiles count in."""
+        return _view(self, observation, cards if cards is not None else default_cards())
+
+    def move_steps(self, move: Any) -> tuple[str, ...]:
+        """As the notation reads, but an Offering's BUILD names the structure before the unit."""
+        steps = super().move_steps(move)
+        return (steps[0], steps[2], steps[1]) if move.verb == "build" else steps
+
     # -- for the tools
 
     def evaluate(self, state: Any, player: int) -> float:
@@ -232,6 +245,81 @@ class HeirGame(Game):
 
     def cards_held(self, state: Any, seat: int) -> set[str]:
         return {state.units[t].name for t, n in enumerate(state.hands[seat]) if n}
+
+
+def _view(game: HeirGame, o: dict[str, Any], cards: CardSet) -> dict[str, Any]:
+    """:meth:`HeirGame.view`: from the observation ``o`` and the state it rebuilds into, whose
+    hidden cards are made up (so only what the observation fixes is read from it)."""
+    state, me = positions.state_from_observation(o, cards)
+    units = {u.name: u for u in cards.units}
+    others: dict[str, Any] = {c.name: c for kind in (cards.rewards, cards.structures) for c in kind}
+
+    def info(name: str) -> tuple[str, str]:
+        u = units.get(name)
+        if u is not None:
+            keywords = " ".join(sorted(u.keywords))
+            return (f"{u.type}, {u.devotion}: cost {u.cost}, strength {u.strength}, offering {u.offering}"
+                    + (f", {keywords}" if keywords else "")), u.text
+        c = others.get(name)
+        if c is None:
+            return "", ""
+        return (f"{render.god_name(c.god)} structure: BUILD {c.build}, {c.vp} VP", c.text) if hasattr(c, "build") \
+            else ("reward tile", c.text)
+
+    def cards_(names: list[str], *tags: str) -> list[dict[str, Any]]:
+        return view_cards(names, info, tags)
+
+    gods = o["config"]["gods"]
+    war_torn = state.war_torn_cities() if o["pending"] is not None else []
+    zones = [{"name": f"city{c}", "facts": [{"label": "reward tiles", "value": o["city_tiles"][c]}],
+              "marks": (["war"] if o["war"]["city"] == c else []) + (["war-torn"] if c in war_torn else []),
+              "sides": [{"seat": p, "facts": [{"label": "strength", "value": state.strength(c, p)}],
+                         "cards": cards_(o["cities"][c][p])} for p in (0, 1)]} for c in range(CITIES)]
+    seats = []
+    for p, seen in enumerate(o["players"]):
+        solo_heir = game.solo and p == 1
+        facts: list[dict[str, Any]] = [{"label": "god", "value": render.god_name(gods[p])},
+                                       {"label": "treasury" if solo_heir else "coins", "value": seen["coins"]}]
+        if solo_heir:
+            facts.append({"label": "reserve", "value": o.get("heir_reserve", 0)})
+        else:
+            facts.append({"label": "cards in hand", "value": seen["hand_size"]})
+        facts.append({"label": "VP", "value": state.scores()[p] if p == me else _public_vp(seen, gods[p], cards)})
+        piles: list[dict[str, Any]] = []
+        if p == me:
+            piles.append({"name": "hand", "cards": cards_(seen["hand"])})
+        elif not solo_heir:
+            piles.append({"name": "hand", "cards": cards_(seen["known"], "known"),
+                          "hidden": seen["hand_size"] - len(seen["known"])})
+        if seen.get("emissary"):
+            piles.append({"name": "emissary", "cards": cards_([seen["emissary"]])})
+        elif seen.get("emissary_chosen"):
+            piles.append({"name": "emissary", "cards": [], "hidden": 1})
+        piles.append({"name": "unused tiles", "cards": cards_(seen["unused_tiles"] or []),
+                      "hidden": 0 if p == me else seen["unused_count"]})
+        piles.append({"name": "used tiles", "cards": cards_(seen["used_tiles"])})
+        structures = [s.name for s in cards.structures_of(gods[p])]
+        piles.append({"name": "structures", "cards": [
+            *cards_([n for n in structures if n in seen["completed"]], "completed"),
+            *cards_([n for n in structures if n == seen["building"]], f"building: {seen['under_count']} under"),
+            *cards_([n for n in structures if n not in seen["completed"] and n != seen["building"]])]})
+        piles.append({"name": "destroyed", "cards": cards_(seen["destroyed"])})
+        seats.append({"seat": p, "name": "Corrupted Heir" if solo_heir else render.god_name(gods[p]),
+                      "facts": facts, "piles": piles})
+    facts_ = [{"label": "turn", "value": o["turn"]}, {"label": "phase", "value": o["phase"]},
+              {"label": "favor", "value": render.god_name(o["favor"])}, {"label": "deck", "value": o["deck_size"]}]
+    shared = [{"name": "revealed", "cards": cards_(o["revealed"])}, {"name": "limbo", "cards": cards_(o["limbo"])},
+              {"name": "discard pile", "cards": cards_(o["discard"])}]
+    return {"facts": facts_, "zones": zones, "seats": seats, "piles": shared}
+
+
+def _public_vp(seen: dict[str, Any], god: str, cards: CardSet) -> str:
+    """Another seat's VP as far as the table sees it (H-score-1): its TREASURED cards in hand are
+    hidden, so with unknown cards in hand it is a lower bound."""
+    treasured = {u.name for u in cards.units if u.treasured}
+    vp = (2 * seen["unused_count"] + len(seen["used_tiles"]) + sum(1 for n in seen["known"] if n in treasured)
+          + sum(s.vp for s in cards.structures_of(god) if s.name in seen["completed"]))
+    return str(vp) if seen["hand_size"] == len(seen["known"]) else f"at least {vp}"
 
 
 HEIR = register(HeirGame(solo=False))

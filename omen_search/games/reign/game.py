@@ -5,15 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from omen_search.errors import UsageError
-from omen_search.game import ENGINES, Game, Option, register
+from omen_search.errors import FormatError, UsageError
+from omen_search.game import ENGINES, Game, Option, register, view_cards
 from omen_search.games.reign import positions, render
 from omen_search.games.reign.cards import CardSet, default_cards, load_cards
 from omen_search.games.reign.heuristic import evaluate
 from omen_search.games.reign.notation import Move
 from omen_search.games.reign.observe import observe, written_config
 from omen_search.games.reign.reference import GameState
-from omen_search.games.reign.rules import DECK_HELP, DECKS, DEFAULT_MAX_TURNS, GAME, Config
+from omen_search.games.reign.rules import CITIES, DECK_HELP, DECKS, DEFAULT_MAX_TURNS, GAME, Config
 
 HIDDEN_CHOICE = "(face down)"  # an opponent's emissary or Simplified-draft pick, as the other seat sees it
 
@@ -167,6 +167,15 @@ class ReignGame(Game):
     def decision_name(self, state: Any) -> str:
         return state.pending.kind if state.pending is not None else "none"
 
+    # -- for a user interface
+
+    def view(self, observation: dict[str, Any], cards: Any = None) -> dict[str, Any]:
+        """The board a seat sees (:meth:`Game.view`): the cities with both sides (Enraged units
+        tagged) and their strength, each seat's coins, cards, reward cards and feats; the
+        opponent's hand and reward cards in hand as counts (R-hidden-1 to R-hidden-3). VP are
+        public (R-score-1 counts reward cards in hand by number)."""
+        return _view(observation, cards if cards is not None else default_cards())
+
     # -- for the tools
 
     def evaluate(self, state: Any, player: int) -> float:
@@ -182,6 +191,73 @@ class ReignGame(Game):
 
     def cards_held(self, state: Any, seat: int) -> set[str]:
         return {state.units[t].name for t, n in enumerate(state.hands[seat]) if n}
+
+
+def _view(o: dict[str, Any], cards: CardSet) -> dict[str, Any]:
+    """:meth:`ReignGame.view`: from the observation ``o`` and the state it rebuilds into, whose
+    hidden cards are made up (so only what the observation fixes is read from it). In a Simplified
+    draft, which no observation rebuilds yet, strengths and VP are left out (nothing is in play)."""
+    me = o["player"]
+    try:
+        state: Any = positions.state_from_observation(o, cards)[0]
+    except FormatError:
+        state = None
+    units = {u.name: u for u in cards.units}
+    others: dict[str, Any] = {c.name: c for kind in (cards.rewards, cards.feats) for c in kind}
+
+    def info(name: str) -> tuple[str, str]:
+        u = units.get(name)
+        if u is not None:
+            return f"{u.type}: cost {u.cost}, strength {u.strength}, offering {u.offering}", u.text
+        c = others.get(name)
+        return ("reward card" if hasattr(c, "copies") else "feat", c.text) if c is not None else ("", "")
+
+    def cards_(names: list[str], *tags: str) -> list[dict[str, Any]]:
+        return view_cards(names, info, tags)
+
+    scores = state.scores() if state is not None else None
+    war_torn = state.war_torn_cities() if state is not None and o["pending"] is not None else []
+    zones = [{"name": f"city{c}", "facts": [{"label": "reward cards", "value": city["rewards"]}],
+              "marks": (["war"] if o["war"]["city"] == c else []) + (["war-torn"] if c in war_torn else []),
+              "sides": [{"seat": p, "facts": [{"label": "strength", "value": state.strength(c, p)}] if state else [],
+                         "cards": cards_(city["sides"][p]) + cards_(city["enraged"][p], "enraged")}
+                        for p in (0, 1)]} for c, city in enumerate(o["cities"])]
+    seats = []
+    for p, seen in enumerate(o["players"]):
+        facts = [{"label": "coins", "value": seen["coins"]}, {"label": "cards in hand", "value": seen["hand_size"]},
+                 *([{"label": "VP", "value": scores[p]}] if scores else [])]
+        mine = p == me
+        piles: list[dict[str, Any]] = [
+            {"name": "hand", "cards": cards_(seen["hand"] if mine else seen["known"], *(() if mine else ("known",))),
+             "hidden": 0 if mine else seen["hand_size"] - len(seen["known"])},
+            {"name": "reward cards", "cards": cards_(seen["rewards"] or []), "hidden": 0 if mine else seen["reward_count"]},
+            {"name": "used reward cards", "cards": cards_(seen["rewards_used"])},
+            {"name": "feats", "cards": cards_(seen["feats"])}]
+        if seen.get("emissary"):
+            piles.append({"name": "emissary", "cards": cards_([seen["emissary"]])})
+        elif seen.get("emissary_chosen"):
+            piles.append({"name": "emissary", "cards": [], "hidden": 1})
+        if "deck_list" in seen:
+            piles.append({"name": "deck list", "cards": cards_(seen["deck_list"]),
+                          "hidden": seen.get("deck_list_unknown", 0)})
+        seats.append({"seat": p, "name": f"seat {p}", "facts": facts, "piles": piles})
+    own = o["config"]["deck"] != "shared"  # R-own-1: a deck and a discard pile each
+    facts_ = [{"label": "turn", "value": o["turn"]}, {"label": "phase", "value": o["phase"]},
+              {"label": "supply", "value": o["supply"]}, {"label": "pot", "value": o["pot"]},
+              *({"label": f"seat {p}'s deck" if own else "deck", "value": n}
+                for p, n in enumerate(o["deck_sizes"][:2 if own else 1]))]
+    shared = [{"name": "beast", "cards": cards_([o["beast"]] if o["beast"] else [])},
+              {"name": "revealed", "cards": cards_(o["revealed"])},
+              {"name": "limbo", "cards": cards_(o["limbo"]) + cards_(o["limbo_enraged"], "enraged")},
+              *({"name": f"seat {p}'s discard pile" if own else "discard pile", "cards": cards_(pile)}
+                for p, pile in enumerate(o["discards"][:2 if own else 1]))]
+    if "sdraft" in o:
+        draft = o["sdraft"]
+        shared.append({"name": "your pack", "cards": cards_(draft["pack"])})
+        if draft["opponent_pack"] is not None:
+            shared.append({"name": "the pack you passed", "cards": cards_(draft["opponent_pack"])})
+    assert len(zones) == CITIES
+    return {"facts": facts_, "zones": zones, "seats": seats, "piles": shared}
 
 
 REIGN = register(ReignGame())

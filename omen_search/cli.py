@@ -1,5 +1,5 @@
-"""The ``omen-search`` command: demo, advise, analyze, engine, play, match, balance, list cards,
-replay records, perft, selfcheck, bench.
+"""The ``omen-search`` command: demo, advise, analyze, engine, serve, play, match, balance, list
+cards, replay records, perft, selfcheck, bench.
 
 Every error a user can cause is an :class:`~omen_search.errors.OmenError`; the command prints it as
 one line on stderr and exits with status 2.
@@ -436,6 +436,13 @@ def cmd_engine(args: argparse.Namespace) -> int:
     return EngineServer(sys.stdin, sys.stdout, cards=game.load_cards(args.cards), game=game).serve()
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from omen_search.web.server import serve
+
+    serve(args.host, args.port, open_browser=args.open, threads=args.threads)
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from omen_search.advisor import Advisor, describe_advice
 
@@ -586,6 +593,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_cards(p)
     _add_game_flag(p, f"the game whose card set --cards is (default {DEFAULT_GAME}); each query names its own game")
     p.set_defaults(func=cmd_engine)
+
+    p = sub.add_parser("serve", help="play the games against the engine in your web browser (a local web app)",
+                       description="Starts a web app on this computer (http://127.0.0.1:8000/ by default) in which "
+                                   "you play any of the games against a bot of your choice, from your own view of "
+                                   "the board, with hints (the advisor's best three moves, win % and interval), "
+                                   "undo, resign, and saving and loading game records. Several games and tabs can "
+                                   "run at once. Needs the web extra: python3 -m pip install \"omen-search[web]\". "
+                                   "See docs/web.md.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this computer only; any other address opens "
+                        "the app to the network, with a warning, since it has no password)")
+    p.add_argument("--port", type=_within((0, 65535)), default=8000, help="TCP port (default 8000; 0: any free one)")
+    p.add_argument("--open", action="store_true", help="open the app in your web browser once it listens")
+    p.add_argument("--threads", type=_workers, help="searches (bot moves, hints) at once (default: the cores, 2 to 8)")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("demo", help="a game in which the engine shows its advice for one seat and plays it")
     _add_game_flag(p)

@@ -1,0 +1,239 @@
+"""The web app's routes: the page, its static files and a JSON API over the game sessions.
+
+    GET    /                          the page (omen_search/web/static/index.html)
+    GET    /api/games                 the games, their options and the opponents on offer
+    POST   /api/play                  new game {game, seat, opponent, options, seed?}
+    POST   /api/play/load             a game from a record {record, seat?, opponent?}
+    GET    /api/play/{id}?after=V&wait=S   the game as the person sees it, once past version V
+    POST   /api/play/{id}/move        {move}: the person's move, in the game's notation
+    POST   /api/play/{id}/undo        back to the person's previous decision
+    POST   /api/play/{id}/resign
+    POST   /api/play/{id}/hint        {iterations? | seconds?}: the advisor's best three moves
+    POST   /api/play/{id}/hint/stop   end a running hint with the advice so far
+    GET    /api/play/{id}/record      the game as a record file (omen-record/1)
+    DELETE /api/play/{id}
+
+Every error a request can cause is an :class:`~omen_search.errors.OmenError`, answered as
+``{"error": <class name>, "message": <what was wrong, naming the field>}`` with a 4xx status
+(:data:`STATUS`). Requests with a body must be ``application/json`` (so another site's page
+cannot post to the server without the browser asking first), and the server answers only to the
+host names it serves on (a DNS-rebinding page gets 400).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from omen_search.errors import (CardDataError, FormatError, IllegalMoveError, NotationError, OmenError,
+                                RecordError, UsageError, shown)
+from omen_search.jsonio import parse_json
+from omen_search.limits import check_int, check_seconds
+from omen_search.search import Limit
+from omen_search.web.jobs import Searches
+from omen_search.web.sessions import DEFAULT_HINT, DEFAULT_OPPONENT, Sessions, TurnError, UnknownSessionError
+from omen_search.web.views import catalogue
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 4 * 1024 * 1024  # bytes of a request: a record of some 100,000 moves
+MAX_WAIT = 30.0  # seconds a page may wait for the next change of a game
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+
+
+class RequestError(OmenError):
+    """A request the API cannot read: not JSON, not an object, too large or of another type."""
+
+
+class TooLargeError(RequestError):
+    """A request body over :data:`MAX_BODY` bytes."""
+
+
+STATUS: dict[type[OmenError], int] = {  # the most specific class listed decides
+    UnknownSessionError: 404,
+    TurnError: 409,
+    TooLargeError: 413,
+    IllegalMoveError: 422,
+    RequestError: 400,
+    NotationError: 400,
+    FormatError: 400,
+    RecordError: 400,
+    UsageError: 400,
+    CardDataError: 400,
+    OmenError: 400,
+}
+
+
+def status_of(exc: OmenError) -> int:
+    return next(code for cls, code in STATUS.items() if isinstance(exc, cls))
+
+
+async def _error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, OmenError)
+    return JSONResponse({"error": type(exc).__name__, "message": str(exc)}, status_code=status_of(exc))
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object ({} for no body)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise TooLargeError(f"request: {declared} bytes, at most {MAX_BODY}")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise TooLargeError(f"request: more than {MAX_BODY} bytes")
+    if not data:
+        return {}
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise RequestError(f"request: must be application/json, got {shown(kind or 'no content type')}")
+    value = parse_json(bytes(data), "request")
+    if not isinstance(value, dict):
+        raise RequestError(f"request: must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def _sessions(request: Request) -> Sessions:
+    sessions: Sessions = request.app.state.sessions
+    return sessions
+
+
+def _session_id(request: Request) -> str:
+    return str(request.path_params["id"])
+
+
+def _limit(body: dict[str, Any]) -> Limit:
+    """A hint's budget from ``iterations`` or ``seconds`` (default :data:`DEFAULT_HINT`)."""
+    iterations, seconds = body.get("iterations"), body.get("seconds")
+    if iterations is None and seconds is None:
+        return DEFAULT_HINT
+    return Limit(iterations=None if iterations is None else check_int(iterations, "iterations", (1, 10**9)),
+                 seconds=None if seconds is None else check_seconds(seconds, "seconds"))
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def games(request: Request) -> Response:
+    return JSONResponse(catalogue())
+
+
+async def new_game(request: Request) -> Response:
+    body = await _body(request)
+    session = await _sessions(request).new(body.get("game", "heir"), seat=body.get("seat", 0),
+                                           opponent=body.get("opponent", DEFAULT_OPPONENT),
+                                           options=body.get("options"), seed=body.get("seed"))
+    return JSONResponse(session.snapshot(), status_code=201)
+
+
+async def load_game(request: Request) -> Response:
+    body = await _body(request)
+    record = body.get("record")
+    if isinstance(record, str):  # a file's text, as the page read it
+        record = parse_json(record, "record")
+    if not isinstance(record, dict):
+        raise FormatError(f"record: must be a game record (a JSON object), got {shown(record)}")
+    session = await _sessions(request).load(record, seat=body.get("seat"), opponent=body.get("opponent"))
+    return JSONResponse(session.snapshot(), status_code=201)
+
+
+async def show(request: Request) -> Response:
+    session = _sessions(request).get(_session_id(request))
+    after, wait = request.query_params.get("after"), request.query_params.get("wait", "0")
+    if after is not None:
+        try:
+            seconds = min(float(wait), MAX_WAIT)
+            version = int(after)
+        except ValueError:
+            raise RequestError(f"after, wait: must be numbers, got {shown(after)} and {shown(wait)}") from None
+        await session.wait(version, max(seconds, 0.0))
+    return JSONResponse(session.snapshot())
+
+
+async def move(request: Request) -> Response:
+    body = await _body(request)
+    session = _sessions(request).get(_session_id(request))
+    session.play(body.get("move"))
+    return JSONResponse(session.snapshot())
+
+
+async def undo(request: Request) -> Response:
+    session = _sessions(request).get(_session_id(request))
+    await session.undo()
+    return JSONResponse(session.snapshot())
+
+
+async def resign(request: Request) -> Response:
+    session = _sessions(request).get(_session_id(request))
+    await session.resign()
+    return JSONResponse(session.snapshot())
+
+
+async def hint(request: Request) -> Response:
+    body = await _body(request)
+    session = _sessions(request).get(_session_id(request))
+    return JSONResponse(await session.advise(_limit(body)))
+
+
+async def stop_hint(request: Request) -> Response:
+    session = _sessions(request).get(_session_id(request))
+    session.stop_hint()
+    return JSONResponse({"stopping": session.hinting})
+
+
+async def record(request: Request) -> Response:
+    session = _sessions(request).get(_session_id(request))
+    name = f"omen-{session.game.name}-{session.id[:6]}.json"
+    return Response(json.dumps(session.record(), indent=1), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def close(request: Request) -> Response:
+    await _sessions(request).close(_session_id(request))
+    return Response(status_code=204)
+
+
+def create_app(*, allowed_hosts: tuple[str, ...] | None = LOCAL_HOSTS, threads: int | None = None) -> Starlette:
+    """The web app. ``allowed_hosts``: the host names it answers to (None: any, for a server
+    opened to the network with ``--host``); ``threads``: search threads (default: the cores)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        searches = Searches(threads)
+        app.state.sessions = Sessions(searches)
+        try:
+            yield
+        finally:
+            await app.state.sessions.close()
+            searches.close()
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", games),
+        Route("/api/play", new_game, methods=["POST"]),
+        Route("/api/play/load", load_game, methods=["POST"]),
+        Route("/api/play/{id}", show),
+        Route("/api/play/{id}", close, methods=["DELETE"]),
+        Route("/api/play/{id}/move", move, methods=["POST"]),
+        Route("/api/play/{id}/undo", undo, methods=["POST"]),
+        Route("/api/play/{id}/resign", resign, methods=["POST"]),
+        Route("/api/play/{id}/hint", hint, methods=["POST"]),
+        Route("/api/play/{id}/hint/stop", stop_hint, methods=["POST"]),
+        Route("/api/play/{id}/record", record),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                     exception_handlers={OmenError: _error})

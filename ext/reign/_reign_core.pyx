@@ -354,6 +354,7 @@ cdef class CoreState:
         s.phase = PHASES.index(state.phase)
         for k in range(4):
             s.rng[k] = state.rng.s[k]
+        recount_sides(&core.tables.tb, s)
         ctx.tb = &core.tables.tb
         ctx.s = s
         ctx.tr = NULL
@@ -556,6 +557,16 @@ cdef class CoreState:
         self.handle.config = &self.deal
         self.handle.state = &self.s
         return PyCapsule_New(&self.handle, GAME_HANDLE_NAME, NULL)
+
+    def totals_ok(self) -> bool:
+        """Whether every running total of the struct (``side_n``) equals a recount from the zones: the
+        self-check the tests run at every ply."""
+        cdef int city, p
+        for city in range(NCITIES):
+            for p in range(2):
+                if self.s.side_n[city][p] != side_recount(&self.tables.tb, &self.s, city, p):
+                    return False
+        return True
 
     def state_bytes(self) -> bytes:
         """The flat state's bytes (what a clone copies): equal bytes, equal games."""

@@ -116,6 +116,10 @@ cdef struct State:
     uint8_t rewards_hand[2][MAX_R]    # reward cards in hand, copies per design (the list is sorted ids)
     uint8_t rewards_used[2][MAX_R]
     uint8_t feats[2][NFEATS]          # done (face down)
+    uint16_t side_n[NCITIES][2]       # running total of side_count(city, p): units on each side, Beasts and
+                                      # Enraged units counting 2 (R-beast-1); kept by every write to `cities`
+                                      # and `enraged` (add_unit), restored by undo with the header, recounted
+                                      # by from_state; totals_ok (tests) checks it against a recount
     uint64_t rng[4]                   # xoshiro256** (omen_search.rng): the last field of the header
     # -- zones: lists keep the top at the end; multisets are counts per unit
     Frame stack[MAX_STACK]

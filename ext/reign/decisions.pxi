@@ -88,7 +88,7 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
             discard_limbo(c, p)
         else:
             inc(c, &s.limbo_enraged[t] if enr else &s.limbo[t], -1)
-            inc(c, side_zone(s, d.city, p, enr) + t, 1)
+            add_unit(c, d.city, p, t, enr, 1)
             d.n -= unit_size(tb, t, enr)
             d.last = <int16_t>(enr * tb.T + t)
             if n_moves(tb, s, &d) > 1:
@@ -120,7 +120,7 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
             e = effect_of(tb, &d)
             side = d.owner if e.side == 0 else 1 - d.owner
             remove_unit(c, city, side, t, 0)
-            inc(c, &s.enraged[city][side][t], 1)
+            add_unit(c, city, side, t, 1, 1)
             pick_next(c, d, d.n - 1, city * tb.T + t, 1)
     elif d.kind == DK_MOVE:  # R-card-7, R-surge-8; an Oracle still to resolve moves along (R-portent-2)
         if verb != V_PASS:
@@ -129,7 +129,7 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
             dst = m_to(m)
             left = s.portent_left[city][t] if side == s.active and not enr else 0
             remove_unit(c, city, side, t, enr)
-            inc(c, side_zone(s, dst, side, enr) + t, 1)
+            add_unit(c, dst, side, t, enr, 1)
             if left > s.portent_left[city][t]:
                 inc(c, &s.portent_left[dst][t], 1)
             if d.n > 1:

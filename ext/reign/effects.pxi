@@ -30,7 +30,7 @@ cdef void enter(Ctx* c, int p, int t, int city) noexcept nogil:
 
 cdef inline void place(Ctx* c, int p, int t, int city) noexcept nogil:
     """A unit card onto ``p``'s side of ``city`` (R-surge-1)."""
-    inc(c, &c.s.cities[city][p][t], 1)
+    add_unit(c, city, p, t, 0, 1)
     enter(c, p, t, city)
 
 cdef void end_reveal(Ctx* c, int owner) noexcept nogil:

@@ -210,6 +210,7 @@ cdef void phase_war_keep(Ctx* c) noexcept nogil:
     memcpy(s.limbo_enraged, s.enraged[city][p], MAX_T)
     zero(c, s.cities[city][p], MAX_T)
     zero(c, s.enraged[city][p], MAX_T)
+    s.side_n[city][p] = 0
     d = decision(DK_KEEP, p, -1, limit, city, -1, -1)
     if n_moves(c.tb, s, &d) > 1:
         s.pending = d
@@ -224,6 +225,7 @@ cdef void phase_end_check(Ctx* c) noexcept nogil:
         L(c, s.cities[city][a], MAX_T)
         for t in range(c.tb.T):
             s.cities[city][a][t] += s.enraged[city][a][t]
+            s.side_n[city][a] += s.enraged[city][a][t] * (c.tb.size[t] - 2)
         zero(c, s.enraged[city][a], MAX_T)
         empty += s.city_rewards_n[city] == 0
     if empty >= 2 or feats_done(s, 1 - a) >= FEATS_TO_END or s.turn >= s.cfg.max_turns:

@@ -105,11 +105,22 @@ cdef inline int hand_size(const Tables* tb, const State* s, int p) noexcept nogi
     return n
 
 cdef inline int side_count(const Tables* tb, const State* s, int city, int p) noexcept nogil:
-    """Units on a side, Beasts and Enraged units counting 2 (R-beast-1)."""
+    """Units on a side, Beasts and Enraged units counting 2 (R-beast-1): the running total."""
+    return s.side_n[city][p]
+
+cdef int side_recount(const Tables* tb, const State* s, int city, int p) noexcept nogil:
+    """:c:func:`side_count` counted from the zones (what ``side_n`` must hold)."""
     cdef int t, n = 0
     for t in range(tb.T):
         n += s.cities[city][p][t] * tb.size[t] + 2 * s.enraged[city][p][t]
     return n
+
+cdef void recount_sides(const Tables* tb, State* s) noexcept nogil:
+    """Set every running total from the zones (a state filled from outside)."""
+    cdef int city, p
+    for city in range(NCITIES):
+        for p in range(2):
+            s.side_n[city][p] = <uint16_t>side_recount(tb, s, city, p)
 
 cdef inline int fits(const Tables* tb, const State* s, int city, int p, int t, int enraged) noexcept nogil:
     return side_count(tb, s, city, p) + unit_size(tb, t, enraged) <= CITY_LIMIT  # R-surge-2
@@ -213,10 +224,16 @@ cdef void take_from_discard(Ctx* c, int p, int t) noexcept nogil:
     memmove(&s.discards[i][k], &s.discards[i][k + 1], s.discard_n[i] - k - 1)
     s.discard_n[i] -= 1
 
+cdef inline void add_unit(Ctx* c, int city, int p, int t, int enraged, int by) noexcept nogil:
+    """``by`` units of ``t`` onto (or, negative, off) a side: the only write of one unit to ``cities``
+    or ``enraged``, keeping ``side_n`` (in the header, so undo restores it without a record)."""
+    inc(c, side_zone(c.s, city, p, enraged) + t, by)
+    c.s.side_n[city][p] += by * unit_size(c.tb, t, enraged)
+
 cdef void remove_unit(Ctx* c, int city, int p, int t, int enraged) noexcept nogil:
     """Take a unit off its side; in the Portent step, a copy that has resolved leaves first (D-portent-1)."""
     cdef State* s = c.s
-    inc(c, side_zone(s, city, p, enraged) + t, -1)
+    add_unit(c, city, p, t, enraged, -1)
     if p == s.active and s.portent_left[city][t] > s.cities[city][p][t]:
         set8(c, &s.portent_left[city][t], s.cities[city][p][t])
 

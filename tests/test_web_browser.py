@@ -96,13 +96,15 @@ def fits_the_width(page: Any) -> None:
     assert overflow <= 0, f"the page is {overflow}px wider than the {page.size} screen"
 
 
-def start(page: Any, game: str = "heir", opponent: str = "greedy", seat: str = "0") -> None:
+def start(page: Any, game: str = "heir", opponent: str = "greedy", seat: str = "0", seed: int = 12) -> None:
     page.goto(page.base)
     page.wait_for_selector("#f-game option", state="attached")
     page.select_option("#f-game", game)
     if page.is_visible("#f-seat"):
         page.select_option("#f-seat", seat)
         page.select_option("#f-opponent", opponent)
+    page.click("#new-form details summary")
+    page.fill("#f-seed", str(seed))
     page.click("#f-start")
     page.wait_for_selector("#decide .options button")
 
@@ -144,6 +146,8 @@ def test_play_turns_by_clicking_get_a_hint_play_it_and_undo(page):
         if page.locator("#log li.them").count() and page.is_visible("#decide .options button"):
             break
     assert page.locator("#log li.them").count() > 0, "the bot's moves are shown"
+    while int(page.inner_text("#decide h2 .note").split()[0]) < 2:  # a decision with a choice
+        click_a_move(page)
     page.click("#b-hint")
     page.wait_for_selector("#hint table tbody tr")
     rows = page.locator("#hint tbody tr")

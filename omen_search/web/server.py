@@ -62,10 +62,10 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, open_browser: b
 
     out, err = out or sys.stdout, err or sys.stderr
     local = host in LOCAL_HOSTS
+    sock = bind(host, port)
     if not local:
         print(f"omen-search: warning: serving on {host}, not only on this computer: anyone who can reach "
               "it can play and read the games' records (there is no password)", file=err)
-    sock = bind(host, port)
     url = url_of(sock)
     app = create_app(allowed_hosts=LOCAL_HOSTS if local else None, threads=threads)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
@@ -81,5 +81,8 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, open_browser: b
     threading.Thread(target=announce, daemon=True).start()
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn raises Ctrl-C again once it has shut down: the way to stop
+        pass
     finally:
         sock.close()
+    print("omen-search: stopped", file=out)

@@ -23,6 +23,11 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// replaceChildren that, as el does, flattens lists and leaves out null, undefined and false
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat(2).filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 function showError(message) {
   const box = $("alert");
   box.textContent = message;
@@ -76,7 +81,7 @@ function chosenGame() {
 function fillOptions() {
   const game = chosenGame();
   const main = $("f-options"), more = $("f-more");
-  main.replaceChildren(); more.replaceChildren();
+  fill(main); fill(more);
   for (const option of game.options) {
     const id = `opt-${option.name}`;
     const label = option.name.replaceAll("_", " ");
@@ -100,7 +105,7 @@ function fillOptions() {
     }
   }
   const seats = $("f-seat");
-  seats.replaceChildren(...game.seats.map((s) => el("option", { value: s }, s === 0 ? "seat 0 (moves first by default)" : `seat ${s}`)));
+  fill(seats, ...game.seats.map((s) => el("option", { value: s }, s === 0 ? "seat 0 (moves first by default)" : `seat ${s}`)));
   const alone = game.seats.length === 1;
   $("f-seat-label").hidden = alone;
   $("f-opponent-label").hidden = alone;
@@ -172,7 +177,7 @@ async function showGame(id) {
       render(await api("GET", `/api/play/${encodeURIComponent(id)}`));
     } catch (error) {
       showError(error.message);
-      $("board").replaceChildren(el("p", {}, el("a", { href: "#/" }, "Start a new game")));
+      fill($("board"), el("p", {}, el("a", { href: "#/" }, "Start a new game")));
       return;
     }
   }
@@ -241,7 +246,7 @@ function renderStatus(game) {
   else if (game.status === "over") text = game.result.text;
   else if (game.status === "your-move") text = `Your move: ${game.decision}`;
   else text = `${game.players[game.to_move]} is thinking…`;
-  status.replaceChildren(game.status === "thinking" ? el("span", { class: "spinner" }) : "", text,
+  fill(status, game.status === "thinking" ? el("span", { class: "spinner" }) : "", text,
                          el("span", { class: "sub" }, ` · ${game.game.title}${game.turn ? " · " + game.turn : ""}`));
   $("b-hint").disabled = game.status !== "your-move" || game.hinting;
   $("b-undo").disabled = !game.can_undo;
@@ -306,7 +311,7 @@ function renderBoard(game) {
            (side.facts || []).map((f) => ` · ${f.label} ${f.value}`)),
         cardList(side.cards))))));
   const shared = view.piles.filter((p) => p.cards.length || p.hidden);
-  board.replaceChildren(...[
+  fill(board, ...[
     factList(view.facts),
     order.slice(0, -1).map((s) => bySeat[s] && seatBlock(game, bySeat[s])),
     zones,
@@ -341,7 +346,7 @@ function advance(moves, picked) {
 function renderDecision(game) {
   const box = $("decide");
   if (game.status !== "your-move") {
-    box.replaceChildren(el("h2", {}, game.status === "over" ? "Game over" : "Waiting"),
+    fill(box, el("h2", {}, game.status === "over" ? "Game over" : "Waiting"),
       game.status === "over"
         ? el("p", {}, game.result.text, " ", el("a", { href: "#/" }, "New game"))
         : el("p", { class: "waiting" }, el("span", { class: "spinner" }),
@@ -367,7 +372,7 @@ function renderDecision(game) {
   }
   const cards = new Map();
   for (const s of game.view.seats) for (const p of s.piles) for (const c of p.cards) cards.set(c.name, c);
-  box.replaceChildren(
+  fill(box, 
     el("h2", {}, `Your move: ${game.decision}`, el("span", { class: "note" }, `${game.moves.length} legal`)),
     picked.length ? el("div", { class: "crumbs" },
       picked.length > backTo ? el("button", { type: "button", id: "b-back", onclick: () => { state.picked = picked.slice(0, -1); renderDecision(game); focusFirstOption(); } }, "← back") : null,
@@ -390,12 +395,12 @@ function renderHint(game) {
   const box = $("hint");
   if (game.hinting) {
     box.hidden = false;
-    box.replaceChildren(el("h2", {}, "Hint"), el("p", { class: "waiting" }, el("span", { class: "spinner" }), "The advisor is searching… "),
+    fill(box, el("h2", {}, "Hint"), el("p", { class: "waiting" }, el("span", { class: "spinner" }), "The advisor is searching… "),
       el("button", { type: "button", id: "b-hint-stop", onclick: () => api("POST", `/api/play/${encodeURIComponent(game.id)}/hint/stop`).catch((e) => showError(e.message)) }, "Stop"));
     return;
   }
   const hint = game.hint;
-  if (!hint) { box.hidden = true; box.replaceChildren(); return; }
+  if (!hint) { box.hidden = true; fill(box); return; }
   box.hidden = false;
   const rows = hint.moves.map((m, i) => el("tr", {},
     el("td", {}, `${i + 1}.`),
@@ -404,7 +409,7 @@ function renderHint(game) {
        m.win_prob === null ? null : el("div", { class: "note" }, `${pct(m.win_prob_low)}–${pct(m.win_prob_high)}`),
        m.win_prob === null ? null : el("div", { class: "bar" }, el("span", { style: `left:${100 * m.win_prob_low}%;right:${100 - 100 * m.win_prob_high}%` }))),
     el("td", {}, game.status === "your-move" ? el("button", { type: "button", class: "play-hint", onclick: () => play(m.move) }, "Play") : null)));
-  box.replaceChildren(
+  fill(box, 
     el("h2", {}, "Hint ", el("span", { class: "note" }, `· ${hint.iterations} iterations${hint.stopped ? ", stopped early" : ""}`)),
     el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "move"), el("th", {}, "win % (95%)"), el("th", {}, ""))),
        el("tbody", {}, rows)),
@@ -450,7 +455,7 @@ function renderLog(game) {
                           value: entry.ply + 1 }, you ? "you: " : `${entry.who}: `, entry.text));
   }
   if (!items.length) items.push(el("li", { class: "turn" }, "No moves yet."));
-  list.replaceChildren(...items);
+  fill(list, ...items);
   list.scrollTop = list.scrollHeight;
   state.lastLog = game.log.length ? game.log[game.log.length - 1].ply : 0;
 }

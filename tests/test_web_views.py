@@ -14,7 +14,7 @@ import pytest
 from omen_search.bots import ISMCTSBot, RandomBot, make_bot
 from omen_search.game import all_games, get_game
 from omen_search.web.jobs import BotMove
-from omen_search.web.views import catalogue, move_choices
+from omen_search.web.views import board_changes, catalogue, move_choices
 
 GAMES = [g.name for g in all_games()]
 
@@ -171,3 +171,17 @@ def test_a_stopped_bot_move_ends_within_a_second():
     assert not thread.is_alive() and done and done[0] in state.legal_moves()
     assert job.stopped and time.perf_counter() - started < 1.0
     assert job.iterations > 0
+
+
+def test_the_changes_of_a_seat_between_two_views_are_named():
+    """What the solo Heir's automaton did in its turn, which no move of the log says."""
+    game = get_game("heir-solo")
+    state = game.new_initial_state(seed=4, config=game.config(level="hard"))
+    turn = state.turn
+    before = game.view(game.observe(state, 0))
+    while state.turn == turn or state.current_player != 0:
+        state.apply(state.legal_moves()[-1])
+    after = game.view(game.observe(state, 0))
+    changes = board_changes(before, after, (1,))
+    assert changes and any(c.startswith("treasury") or c.startswith("city") for c in changes), changes
+    assert board_changes(after, after, (0, 1)) == []

@@ -28,7 +28,7 @@ from omen_search.records import make_record, record_game, replay, winner_of
 from omen_search.rng import MASK64
 from omen_search.search import Limit
 from omen_search.web.jobs import BotMove, Searches
-from omen_search.web.views import advice_json, move_choices
+from omen_search.web.views import advice_json, board_changes, move_choices
 
 MAX_SESSIONS = 32  # games kept at once; starting one more drops the one left alone longest
 DEFAULT_OPPONENT = "ismcts:iterations=2000"
@@ -50,16 +50,19 @@ class TurnError(OmenError):
 @dataclass(frozen=True)
 class LogEntry:
     """A move as the person saw it made: ``turn`` is the game's turn line (None for a game without
-    turns), ``text`` the move as ``seat``'s move shows to the person (a hidden choice hides)."""
+    turns), ``text`` the move as ``seat``'s move shows to the person (a hidden choice hides); or,
+    of kind ``automaton``, what the rules did for a seat nobody decides for after that move."""
 
     ply: int
     seat: int
     who: str
     turn: str | None
     text: str
+    kind: str = "move"  # or "automaton": what changed for a seat the rules play, after the move at ply
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ply": self.ply, "seat": self.seat, "who": self.who, "turn": self.turn, "text": self.text}
+        return {"ply": self.ply, "seat": self.seat, "who": self.who, "turn": self.turn, "text": self.text,
+                "kind": self.kind}
 
 
 class PlaySession:
@@ -124,13 +127,22 @@ class PlaySession:
     # -- changes, all on the event loop
 
     def _apply(self, move: Any) -> None:
-        state, seat = self.state, self.state.current_player
-        entry = LogEntry(state.ply, seat, self.player_name(seat), self.game.turn_header(state),
-                         self.game.public_move(state, move, self.seat))
+        state, seat, game = self.state, self.state.current_player, self.game
+        entry = LogEntry(state.ply, seat, self.player_name(seat), game.turn_header(state),
+                         game.public_move(state, move, self.seat))
+        automata = [s for s in range(game.players) if s not in game.deciding_seats]
+        before = game.view(game.observe(state, self.seat), self.cards) if automata else None
         state.apply(move)
         self.log.append(entry)
         if seat == self.seat:
             self._decisions.append(entry.ply)
+        if before is not None:  # what the rules played for a seat nobody decides for
+            after = game.view(game.observe(state, self.seat), self.cards)
+            for other in automata:
+                changes = board_changes(before, after, (other,))
+                if changes:
+                    self.log.append(LogEntry(entry.ply, other, self.player_name(other), entry.turn,
+                                             "; ".join(changes), "automaton"))
 
     def _changed_now(self) -> None:
         self.version += 1
@@ -204,7 +216,7 @@ class PlaySession:
         target = self._decisions.pop()
         while self.state.ply > target:
             self.state.undo()
-        del self.log[target:]  # one entry a ply
+        self.log = [e for e in self.log if e.ply < target]
         self.resigned = False
         self.error = None
         self._changed_now()

@@ -9,7 +9,8 @@ without a new page.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from omen_search.advisor import Advice
@@ -63,3 +64,42 @@ def catalogue() -> dict[str, Any]:
         games.append({**game.describe(), "seats": list(game.deciding_seats), "automaton": game.automaton})
     return {"games": games, "opponents": [{"spec": spec, "label": label} for spec, label in OPPONENTS],
             "bot_kinds": [k for k in BOT_KINDS if k != "human"]}
+
+
+def _cards(cards: list[dict[str, Any]]) -> Counter[str]:
+    return Counter({c["name"]: c["count"] for c in cards})
+
+
+def _difference(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[str]:
+    gone, came = _cards(before) - _cards(after), _cards(after) - _cards(before)
+    return ([f"+{name}" + (f" x{n}" if n > 1 else "") for name, n in came.items()]
+            + [f"-{name}" + (f" x{n}" if n > 1 else "") for name, n in gone.items()])
+
+
+def board_changes(before: dict[str, Any], after: dict[str, Any], seats: Collection[int]) -> list[str]:
+    """What changed for ``seats`` between two views of the board (:meth:`Game.view`) of the same
+    seat: cards come to or gone from their side of each zone and their piles, and their facts.
+    It tells a person what a seat did that no move of the log says: the solo Heir's automaton plays
+    its turn inside the rules, between the person's decisions."""
+    out = []
+    for zone_before, zone in zip(before["zones"], after["zones"]):
+        for side_before, side in zip(zone_before["sides"], zone["sides"]):
+            change = _difference(side_before["cards"], side["cards"]) if side["seat"] in seats else []
+            if change:
+                out.append(f"{zone['name']}: {', '.join(change)}")
+    for seat_before, seat in zip(before["seats"], after["seats"]):
+        if seat["seat"] not in seats:
+            continue
+        was = {f["label"]: f["value"] for f in seat_before["facts"]}
+        out += [f"{f['label']} {was[f['label']]} → {f['value']}" for f in seat["facts"]
+                if f["label"] in was and was[f["label"]] != f["value"]]
+        piles = {p["name"]: p for p in seat_before["piles"]}
+        for pile in seat["piles"]:
+            old = piles.get(pile["name"], {"cards": [], "hidden": 0})
+            change = _difference(old["cards"], pile["cards"])
+            hidden = pile.get("hidden", 0) - old.get("hidden", 0)
+            if hidden:
+                change.append(f"{hidden:+d} hidden")
+            if change:
+                out.append(f"{pile['name']}: {', '.join(change)}")
+    return out

@@ -451,13 +451,14 @@ function renderLog(game) {
       items.push(el("li", { class: "turn" }, turn));
     }
     const you = entry.seat === game.seat;
-    items.push(el("li", { class: `${you ? "you" : "them"}${entry.ply > state.lastLog && state.lastLog >= 0 && !you ? " fresh" : ""}`,
+    const fresh = entry.ply > state.lastLog && state.lastLog >= 0 && !you;
+    items.push(el("li", { class: `${you ? "you" : "them"}${fresh ? " fresh" : ""}${entry.kind === "automaton" ? " auto" : ""}`,
                           value: entry.ply + 1 }, you ? "you: " : `${entry.who}: `, entry.text));
   }
   if (!items.length) items.push(el("li", { class: "turn" }, "No moves yet."));
   fill(list, ...items);
   list.scrollTop = list.scrollHeight;
-  state.lastLog = game.log.length ? game.log[game.log.length - 1].ply : 0;
+  state.lastLog = game.log.length ? Math.max(...game.log.map((e) => e.ply)) : 0;
 }
 
 // ---------------------------------------------------------------- wiring

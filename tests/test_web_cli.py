@@ -53,7 +53,7 @@ def test_a_bad_port_or_host_is_refused(capsys):
 def test_serve_answers_until_interrupted_and_warns_when_not_only_local(host):
     pytest.importorskip("starlette", reason="Starlette is not installed: pip install '.[web]' (the web extra)")
     pytest.importorskip("uvicorn", reason="uvicorn is not installed: pip install '.[web]' (the web extra)")
-    argv = [sys.executable, "-m", "omen_search", "serve", "--port", "0", *(["--host", host] if host else [])]
+    argv = [sys.executable, "-P", "-m", "omen_search", "serve", "--port", "0", *(["--host", host] if host else [])]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:

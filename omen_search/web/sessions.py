@@ -18,7 +18,7 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from omen_search.advisor import Advice, Advisor
 from omen_search.bots import Bot, bot_seed, make_bot, parse_spec
@@ -35,6 +35,7 @@ DEFAULT_OPPONENT = "ismcts:iterations=2000"
 HINT_TOP = 3
 DEFAULT_HINT = Limit(iterations=10_000)
 HUMAN = "human"  # how a record names the person's seat
+Status = Literal["your-move", "thinking", "over"]
 
 
 class UnknownSessionError(OmenError):
@@ -118,7 +119,7 @@ class PlaySession:
         return self.resigned or self.state.is_terminal()
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         """``your-move``, ``thinking`` (a bot is to move) or ``over``."""
         if self.over:
             return "over"

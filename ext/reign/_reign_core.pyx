@@ -94,6 +94,9 @@ cdef class CoreTables:
             self.tb.dealt[t] = cards.dealt_copies(t)
             self.tb.beginner[t] = u.beginner
             self._compile(t, u.name, u.ability)
+        for u in units:
+            self.tb.type_set[0] |= <uint64_t>1 << u.index
+            self.tb.type_set[_TYPES[u.type]] |= <uint64_t>1 << u.index
         for rc in rewards:
             self.tb.reward_copies[rc.index] = rc.copies
             self._compile(MAX_T + rc.index, rc.name, rc.effects)

@@ -58,6 +58,8 @@ cdef struct Tables:
     uint8_t feat_n[NFEATS]
     uint8_t prog_len[MAX_PROGS]
     Effect code[MAX_PROGS][MAX_EFFECTS]
+    uint64_t type_set[4]              # sets of designs (bit t: design t): [0] every design, [TY_*] those of
+                                      # the type; indexed by a filter, the face-up units it passes
 
 # A decision waiting for a move (rules.Pending); kind DK_NONE means none.
 cdef struct Decision:

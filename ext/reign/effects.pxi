@@ -37,7 +37,9 @@ cdef void end_reveal(Ctx* c, int owner) noexcept nogil:
     """Revealed cards not taken go to the owner's pile in card order (R-deck-2, R-card-4)."""
     cdef State* s = c.s
     cdef int t, k
-    for t in range(c.tb.T):
+    cdef uint64_t units = present(s.revealed)
+    while units:
+        t = pop_unit(&units)
         for k in range(s.revealed[t]):
             to_pile(c, owner, t)
     zero(c, s.revealed, MAX_T)
@@ -45,9 +47,10 @@ cdef void end_reveal(Ctx* c, int owner) noexcept nogil:
 cdef void start_city_pick(Ctx* c, int kind, const Effect* e, int prog, int index, int owner,
                           int city) noexcept nogil:
     """Destroy (R-card-1) or return (R-card-8): all that can be, up to N, unless "up to"."""
+    cdef int keys[NCITIES * 2 * MAX_T]
     cdef uint8_t counts[NCITIES * 2 * MAX_T]
-    cdef int side = owner if e.side == 0 else 1 - owner
-    cdef int total = units_in_cities(c.tb, c.s, side, e.this_city, city, e.filter, counts)
+    cdef int side = owner if e.side == 0 else 1 - owner, total
+    units_in_cities(c.tb, c.s, side, e.this_city, city, e.filter, keys, counts, &total)
     if total:
         set_pending(c.s, kind, owner, owner, e.n if e.up_to or e.n < total else total, 0, city, prog, index)
 
@@ -55,8 +58,10 @@ cdef void run_effect(Ctx* c, const Effect* e, int prog, int index, int owner, in
     cdef State* s = c.s
     cdef const Tables* tb = c.tb
     cdef Decision d
-    cdef int n, opp = 1 - owner, t, fitting
+    cdef int n, opp = 1 - owner, t, fitting, m
+    cdef int keys[NCITIES * MAX_T]
     cdef uint8_t counts[NCITIES * MAX_T]
+    cdef uint64_t units
     cdef int room[NCITIES]
     cdef int op = e.op
     if op == OP_DRAW:
@@ -80,9 +85,9 @@ cdef void run_effect(Ctx* c, const Effect* e, int prog, int index, int owner, in
     elif op == OP_REVEAL_HAND_DISCARD:  # R-card-11
         L(c, s.known[opp], MAX_T)
         memcpy(s.known[opp], s.hands[opp], MAX_T)
-        for t in range(tb.T):
-            if s.hands[opp][t]:
-                seen(c, opp, t, 0)
+        units = present(s.hands[opp])
+        while units:
+            seen(c, opp, pop_unit(&units), 0)
         d = decision(DK_TRASH, owner, owner, e.n, -1, prog, index)
         if n_moves(tb, s, &d) > 1:
             s.pending = d
@@ -97,8 +102,8 @@ cdef void run_effect(Ctx* c, const Effect* e, int prog, int index, int owner, in
     elif op == OP_ENRAGE:  # R-enrage-1 to R-enrage-3, R-card-9
         d = decision(DK_ENRAGE, owner, owner, e.n, city, prog, index)
         if not e.up_to:
-            enrage_counts(tb, s, &d, counts, room)
-            n = reach(counts, room, 0, tb.T)
+            m = enrage_counts(tb, s, &d, keys, counts, room)
+            n = reach(keys, counts, m, room, 0, tb.T)
             d.n = <uint8_t>(e.n if e.n < n else n)
         if d.n and real_choices(tb, s, &d):
             s.pending = d
@@ -117,13 +122,15 @@ cdef void run_effect(Ctx* c, const Effect* e, int prog, int index, int owner, in
                 break
             inc(c, &s.revealed[t], 1)
         fitting = 0
-        for t in range(tb.T):
-            if matches(tb, t, 0, e.filter):
-                fitting += s.revealed[t]
+        units = present(s.revealed) & passing(tb, 0, e.filter)
+        while units:
+            fitting += s.revealed[pop_unit(&units)]
         d = decision(DK_REVEAL_TAKE, owner, owner, e.take if e.up_to or e.take < fitting else fitting, city, prog,
                      index)
-        for t in range(tb.T):
-            if s.revealed[t]:
+        if s.cfg.deck == DECK_SDRAFT:  # seen() changes nothing in any other variant
+            units = present(s.revealed)
+            while units:
+                t = pop_unit(&units)
                 seen(c, owner, t, s.revealed[t])
         if d.n and real_choices(tb, s, &d):
             s.pending = d

@@ -1,75 +1,107 @@
 # -- legal moves of each decision, in the reference engine's order (reference: _moves_*)
 
-cdef int pick_keys(const uint8_t* counts, int size, int last, int remaining, int mandatory,
+cdef int pick_keys(const uint8_t* counts, uint64_t units, int last, int remaining, int mandatory,
                    int* keys) noexcept nogil:
-    """Keys ``k >= last`` with ``counts[k] > 0``; for a mandatory pick, only those that leave enough
-    at or above them to finish (D-pick-1). Returns their number."""
-    cdef int k, suffix = 0, n = 0
-    for k in range(last, size):
-        suffix += counts[k]
-    for k in range(last, size):
-        if counts[k] and (not mandatory or suffix >= remaining):
-            keys[n] = k
+    """Designs ``t >= last`` of the set ``units`` (their counts in a MAX_T array); for a mandatory
+    pick, only those that leave enough at or above them to finish (D-pick-1). Returns their number."""
+    cdef int t, suffix = 0, n = 0
+    cdef uint64_t rest
+    units &= units_from(last)
+    rest = units
+    while rest:
+        suffix += counts[pop_unit(&rest)]
+    while units:
+        t = pop_unit(&units)
+        if not mandatory or suffix >= remaining:
+            keys[n] = t
             n += 1
-        suffix -= counts[k]
+        suffix -= counts[t]
     return n
 
-cdef int play_moves(const Tables* tb, const State* s, int p, const uint8_t* counts, int paid, int only_city,
+cdef int pick_listed(const int* keys, const uint8_t* cnts, int m, int last, int remaining, int mandatory,
+                     int* out) noexcept nogil:
+    """:c:func:`pick_keys` over a list of ``m`` keys in increasing order with their counts."""
+    cdef int i, first = 0, suffix = 0, n = 0
+    while first < m and keys[first] < last:
+        first += 1
+    for i in range(first, m):
+        suffix += cnts[i]
+    for i in range(first, m):
+        if not mandatory or suffix >= remaining:
+            out[n] = keys[i]
+            n += 1
+        suffix -= cnts[i]
+    return n
+
+cdef int play_moves(const Tables* tb, const State* s, int p, uint64_t units, int paid, int only_city,
                     int32_t* out, int n) noexcept nogil:
-    """Play each unit of ``counts`` into each city where it fits (``only_city`` >= 0: that one)."""
-    cdef int t, city
+    """Play each design of the set ``units`` into each city where it fits (R-surge-2; ``only_city`` >= 0:
+    that one)."""
+    cdef int t, city, size
     cdef int room[NCITIES]
     for city in range(NCITIES):
         room[city] = CITY_LIMIT - side_count(tb, s, city, p)
-    for t in range(tb.T):
-        if counts[t] and (not paid or tb.cost[t] <= s.coins[p]):
-            for city in range(NCITIES):
-                if (only_city < 0 or city == only_city) and tb.size[t] <= room[city]:
-                    out[n] = mk(V_PLAY, t, city)
-                    n += 1
+    while units:
+        t = pop_unit(&units)
+        if paid and tb.cost[t] > s.coins[p]:
+            continue
+        size = tb.size[t]
+        for city in range(NCITIES):
+            if (only_city < 0 or city == only_city) and size <= room[city]:
+                out[n] = mk(V_PLAY, t, city)
+                n += 1
     return n
 
 cdef int units_in_cities(const Tables* tb, const State* s, int side, int this_city, int city, int filter,
-                         uint8_t* counts) noexcept nogil:
-    """Counts keyed ``(city * 2 + enraged) * T + unit`` of a side's units passing an effect's
-    ``where``/``filter``; returns their total."""
-    cdef int c, enr, t, k, total = 0
+                         int* keys, uint8_t* cnts, int* total) noexcept nogil:
+    """A side's units passing an effect's ``where``/``filter`` as a list of keys
+    ``(city * 2 + enraged) * T + unit``, increasing, with their counts; returns the list's length
+    and sets ``total`` to the units."""
+    cdef int c, enr, t, m = 0, sum = 0
+    cdef uint64_t units
     cdef const uint8_t* zone
-    memset(counts, 0, NCITIES * 2 * MAX_T)
     for c in range(NCITIES):
         if this_city and c != city:
             continue
         for enr in range(2):
             zone = &s.enraged[c][side][0] if enr else &s.cities[c][side][0]
-            for t in range(tb.T):
-                if zone[t] and matches(tb, t, enr, filter):
-                    k = (c * 2 + enr) * tb.T + t
-                    counts[k] = zone[t]
-                    total += zone[t]
-    return total
+            units = present(zone) & passing(tb, enr, filter)
+            while units:
+                t = pop_unit(&units)
+                keys[m] = (c * 2 + enr) * tb.T + t
+                cnts[m] = zone[t]
+                sum += zone[t]
+                m += 1
+    total[0] = sum
+    return m
 
-cdef int enrage_counts(const Tables* tb, const State* s, const Decision* d, uint8_t* counts,
+cdef int enrage_counts(const Tables* tb, const State* s, const Decision* d, int* keys, uint8_t* cnts,
                        int* room) noexcept nogil:
-    """The side, the candidates keyed ``city * T + unit`` and each city's room (R-enrage-3)."""
+    """The candidates as a list of keys ``city * T + unit``, increasing, with their counts, and each
+    city's room (R-enrage-3); returns the list's length."""
     cdef const Effect* e = effect_of(tb, d)
-    cdef int side = d.owner if e.side == 0 else 1 - d.owner, c, t
-    memset(counts, 0, NCITIES * MAX_T)
+    cdef int side = d.owner if e.side == 0 else 1 - d.owner, c, t, m = 0
+    cdef uint64_t units
     for c in range(NCITIES):
         room[c] = CITY_LIMIT - side_count(tb, s, c, side)
         if e.this_city and c != d.city:
             continue
-        for t in range(tb.T):
-            if s.cities[c][side][t] and enrageable(tb, t, e.filter):
-                counts[c * tb.T + t] = s.cities[c][side][t]
-    return side
+        units = present(s.cities[c][side]) & passing(tb, 0, e.filter) & ~tb.type_set[TY_BEAST]  # not a Beast
+        while units:
+            t = pop_unit(&units)
+            keys[m] = c * tb.T + t
+            cnts[m] = s.cities[c][side][t]
+            m += 1
+    return m
 
-cdef int reach(const uint8_t* counts, const int* room, int start, int T) noexcept nogil:
-    """How many units can be Enraged taking keys from ``start`` on, each city capped by its room."""
-    cdef int c, k, total = 0, sm
+cdef int reach(const int* keys, const uint8_t* cnts, int m, const int* room, int first, int T) noexcept nogil:
+    """How many units can be Enraged taking the candidates from ``first`` on, each city capped by its room."""
+    cdef int c, i = first, total = 0, sm
     for c in range(NCITIES):
         sm = 0
-        for k in range(start if start > c * T else c * T, (c + 1) * T):
-            sm += counts[k]
+        while i < m and keys[i] < (c + 1) * T:
+            sm += cnts[i]
+            i += 1
         if room[c] < sm:
             sm = room[c]
         if sm > 0:
@@ -90,11 +122,13 @@ cdef int war_torn(const Tables* tb, const State* s, int* torn) noexcept nogil:
 
 cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t* out) noexcept nogil:
     """The legal moves of decision ``d``, in the reference engine's order; returns their number."""
-    cdef int n = 0, p = d.player, t, k, c, i, v, side, src, dst, enr, nk, cnt
+    cdef int n = 0, p = d.player, t, k, c, i, v, side, src, dst, enr, nk, m, cnt, size, total
     cdef int keys[NCITIES * 2 * MAX_T]
+    cdef int listed[NCITIES * 2 * MAX_T]
     cdef uint8_t counts[NCITIES * 2 * MAX_T]
     cdef int room[NCITIES]
     cdef int taken[4]
+    cdef uint64_t units
     cdef const Effect* e
     cdef const uint8_t* zone
     cdef int kind = d.kind
@@ -112,23 +146,26 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
                 out[n] = mk(V_DRAFT, s.pool[i])
                 n += 1
     elif kind == DK_SDRAFT:
-        for t in range(tb.T):
-            if s.packs[p][t]:
-                out[n] = mk(V_PICK, t)
-                n += 1
+        units = present(s.packs[p])
+        while units:
+            out[n] = mk(V_PICK, pop_unit(&units))
+            n += 1
     elif kind == DK_EMISSARY:
-        for t in range(tb.T):
-            if s.hands[p][t]:
-                out[n] = mk(V_EMISSARY, t)
-                n += 1
+        units = present(s.hands[p])
+        while units:
+            out[n] = mk(V_EMISSARY, pop_unit(&units))
+            n += 1
     elif kind == DK_WEALTH:
         for k in range(d.n, -1, -1):
             out[n] = mk(V_WEALTH, 0, 0, 0, 0, k, d.n - k)
             n += 1
     elif kind == DK_SURGE:
-        n = play_moves(tb, s, p, s.hands[p], 1, -1, out, n)
-        for t in range(tb.T):
-            if s.hands[p][t] and tb.type[t] == TY_BEAST and tb.cost[t] <= s.coins[p]:
+        units = present(s.hands[p])
+        n = play_moves(tb, s, p, units, 1, -1, out, n)
+        units &= tb.type_set[TY_BEAST]
+        while units:
+            t = pop_unit(&units)
+            if tb.cost[t] <= s.coins[p]:
                 out[n] = mk(V_BEAST, t)
                 n += 1
         if not s.reward_used:
@@ -140,36 +177,41 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
         n += 1
     elif kind == DK_PORTENT:
         for c in range(NCITIES):
-            for t in range(tb.T):
-                if s.portent_left[c][t]:
-                    out[n] = mk(V_ORACLE, t, c)
-                    n += 1
+            units = present(s.portent_left[c])
+            while units:
+                out[n] = mk(V_ORACLE, pop_unit(&units), c)
+                n += 1
     elif kind == DK_WAR:
         nk = war_torn(tb, s, keys)
         for i in range(nk):
             out[n] = mk(V_WAR, 0, keys[i])
             n += 1
-    elif kind == DK_KEEP:
-        for k in range(d.last, 2 * tb.T):
-            enr = k // tb.T
-            t = k % tb.T
-            zone = &s.limbo_enraged[0] if enr else &s.limbo[0]
-            if zone[t] and unit_size(tb, t, enr) <= d.n:
-                out[n] = mk(V_KEEP, t, 0, 0, enr)
+    elif kind == DK_KEEP:  # keys enraged * T + unit from d.last on
+        if d.last < tb.T:
+            units = present(s.limbo) & units_from(d.last)
+            while units:
+                t = pop_unit(&units)
+                if tb.size[t] <= d.n:
+                    out[n] = mk(V_KEEP, t)
+                    n += 1
+        if 2 <= d.n:
+            units = present(s.limbo_enraged) & units_from(d.last - tb.T if d.last > tb.T else 0)
+            while units:
+                out[n] = mk(V_KEEP, pop_unit(&units), 0, 0, 1)
                 n += 1
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_DISCARD:
-        nk = pick_keys(s.hands[p], tb.T, d.last, d.n, 1, keys)
+        nk = pick_keys(s.hands[p], present(s.hands[p]), d.last, d.n, 1, keys)
         for i in range(nk):
             out[n] = mk(V_DISCARD, keys[i])
             n += 1
     elif kind == DK_TRASH:
         e = effect_of(tb, d)
-        for t in range(d.last, tb.T):
-            if s.hands[1 - p][t] and matches(tb, t, 0, e.filter):
-                out[n] = mk(V_DISCARD, t)
-                n += 1
+        units = present(s.hands[1 - p]) & passing(tb, 0, e.filter) & units_from(d.last)
+        while units:
+            out[n] = mk(V_DISCARD, pop_unit(&units))
+            n += 1
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_RECLAIM:
@@ -178,17 +220,17 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
         i = pile(s, p)
         for k in range(s.discard_n[i]):
             counts[s.discards[i][k]] += 1
-        for t in range(d.last, tb.T):
-            if counts[t] and matches(tb, t, 0, e.filter):
-                out[n] = mk(V_TAKE, t)
-                n += 1
+        units = present(counts) & passing(tb, 0, e.filter) & units_from(d.last)
+        while units:
+            out[n] = mk(V_TAKE, pop_unit(&units))
+            n += 1
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_DESTROY or kind == DK_RETURN_UNIT:
         e = effect_of(tb, d)
         side = d.owner if e.side == 0 else 1 - d.owner
-        units_in_cities(tb, s, side, e.this_city, d.city, e.filter, counts)
-        nk = pick_keys(counts, NCITIES * 2 * tb.T, d.last, d.n, not e.up_to, keys)
+        m = units_in_cities(tb, s, side, e.this_city, d.city, e.filter, listed, counts, &total)
+        nk = pick_listed(listed, counts, m, d.last, d.n, not e.up_to, keys)
         v = V_DESTROY if kind == DK_DESTROY else V_RETURN
         for i in range(nk):
             c = keys[i] // (2 * tb.T)
@@ -200,21 +242,23 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
             n += 1
     elif kind == DK_ENRAGE:
         e = effect_of(tb, d)
-        enrage_counts(tb, s, d, counts, room)
-        for k in range(d.last, NCITIES * tb.T):
+        m = enrage_counts(tb, s, d, listed, counts, room)
+        for i in range(m):
+            k = listed[i]
+            if k < d.last:
+                continue
             c = k // tb.T
-            t = k % tb.T
-            if not counts[k] or room[c] < 1:
+            if room[c] < 1:
                 continue
             if not e.up_to:
-                counts[k] -= 1
+                counts[i] -= 1
                 room[c] -= 1
-                cnt = reach(counts, room, k, tb.T)
-                counts[k] += 1
+                cnt = reach(listed, counts, m, room, i, tb.T)
+                counts[i] += 1
                 room[c] += 1
                 if 1 + cnt < d.n:
                     continue
-            out[n] = mk(V_ENRAGE, t, c)
+            out[n] = mk(V_ENRAGE, k - c * tb.T, c)
             n += 1
         if e.up_to:
             out[n] = mk(V_PASS)
@@ -229,25 +273,25 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
                 continue
             for enr in range(2):
                 zone = &s.enraged[src][side][0] if enr else &s.cities[src][side][0]
-                for t in range(tb.T):
-                    if not zone[t] or not matches(tb, t, enr, e.filter):
-                        continue
+                units = present(zone) & passing(tb, enr, e.filter)
+                while units:
+                    t = pop_unit(&units)
+                    size = unit_size(tb, t, enr)
                     for dst in range(NCITIES):
-                        if dst != src and unit_size(tb, t, enr) <= room[dst]:
+                        if dst != src and size <= room[dst]:
                             out[n] = mk(V_MOVE, t, src, dst, enr)
                             n += 1
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_PLAY_FREE:
-        n = play_moves(tb, s, p, s.hands[p], 0, -1, out, n)
+        n = play_moves(tb, s, p, present(s.hands[p]), 0, -1, out, n)
     elif kind == DK_REVEAL_TAKE:
         e = effect_of(tb, d)
-        for t in range(tb.T):
-            counts[t] = s.revealed[t] if matches(tb, t, 0, e.filter) else 0
+        units = present(s.revealed) & passing(tb, 0, e.filter)
         if e.to_city:
-            n = play_moves(tb, s, p, counts, 0, d.city, out, n)
+            n = play_moves(tb, s, p, units, 0, d.city, out, n)
         else:
-            nk = pick_keys(counts, tb.T, d.last, d.n, not e.up_to, keys)
+            nk = pick_keys(s.revealed, units, d.last, d.n, not e.up_to, keys)
             for i in range(nk):
                 out[n] = mk(V_TAKE, keys[i])
                 n += 1
@@ -257,12 +301,13 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
     elif kind == DK_OFFERING:
         out[n] = mk(V_PASS)
         n += 1
-        for t in range(tb.T):
-            if s.hands[p][t]:
-                v = tb.offering[t]
-                for k in range(v, -1, -1):
-                    out[n] = mk(V_OFFER, t, 0, 0, 0, k, v - k)
-                    n += 1
+        units = present(s.hands[p])
+        while units:
+            t = pop_unit(&units)
+            v = tb.offering[t]
+            for k in range(v, -1, -1):
+                out[n] = mk(V_OFFER, t, 0, 0, 0, k, v - k)
+                n += 1
     return n
 
 cdef int real_choices(const Tables* tb, const State* s, const Decision* d) noexcept nogil:

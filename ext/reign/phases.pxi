@@ -102,13 +102,14 @@ cdef void phase_portent(Ctx* c) noexcept nogil:
     """R-portent-1: the active player's Oracles resolve one at a time, in the order they choose
     (asked only when two or more could go next)."""
     cdef State* s = c.s
-    cdef int city, t, n = 0, one_city = 0, one_t = 0
+    cdef int city, n = 0, one_city = 0, one_t = 0
+    cdef uint64_t units
     for city in range(NCITIES):
-        for t in range(c.tb.T):
-            if s.portent_left[city][t]:
-                n += 1
-                one_city = city
-                one_t = t
+        units = present(s.portent_left[city])
+        if units:
+            n += 1 if (units & (units - 1)) == 0 else 2  # only none, one or more matter
+            one_city = city
+            one_t = 63 - __builtin_clzll(units)
     if n == 0:
         zero(c, s.portent_left, sizeof(s.portent_left))
         s.phase = PH_FEAT
@@ -123,13 +124,8 @@ cdef inline void resolve_oracle(Ctx* c, int city, int t) noexcept nogil:
 
 cdef int side_has(const Tables* tb, const State* s, int city, int p, int filter) noexcept nogil:
     """Whether ``p``'s side of ``city`` has a unit matching ``filter`` (an Enraged one is a Beast)."""
-    cdef int t
-    for t in range(tb.T):
-        if s.cities[city][p][t] and matches(tb, t, 0, filter):
-            return 1
-        if s.enraged[city][p][t] and matches(tb, t, 1, filter):
-            return 1
-    return 0
+    return (present(s.cities[city][p]) & passing(tb, 0, filter)) != 0 or \
+        (present(s.enraged[city][p]) & passing(tb, 1, filter)) != 0
 
 cdef int feat_holds(const Tables* tb, const State* s, int p, int f) noexcept nogil:
     """R-feat-3, R-card-12."""
@@ -151,15 +147,20 @@ cdef int feat_holds(const Tables* tb, const State* s, int p, int f) noexcept nog
 cdef int strength(const Tables* tb, const State* s, int city, int p) noexcept nogil:
     """R-war-3: printed strength of face-up units, 4 for each Enraged one."""
     cdef int t, n = 0
-    for t in range(tb.T):
-        n += s.cities[city][p][t] * tb.strength[t] + ENRAGED_STRENGTH * s.enraged[city][p][t]
+    cdef uint64_t units = present(s.cities[city][p])
+    while units:
+        t = pop_unit(&units)
+        n += s.cities[city][p][t] * tb.strength[t]
+    units = present(s.enraged[city][p])
+    while units:
+        n += ENRAGED_STRENGTH * s.enraged[city][p][pop_unit(&units)]
     return n
 
 cdef int soldiers(const Tables* tb, const State* s, int city, int p) noexcept nogil:
-    cdef int t, n = 0
-    for t in range(tb.T):
-        if tb.type[t] == TY_SOLDIER:
-            n += s.cities[city][p][t]
+    cdef int n = 0
+    cdef uint64_t units = present(s.cities[city][p]) & tb.type_set[TY_SOLDIER]
+    while units:
+        n += s.cities[city][p][pop_unit(&units)]
     return n
 
 cdef void resolve_war(Ctx* c, int city) noexcept nogil:
@@ -182,7 +183,9 @@ cdef void discard_limbo(Ctx* c, int p) noexcept nogil:
     """The units not kept go to their owner's pile, in card order (D-discard-1, R-war-6)."""
     cdef State* s = c.s
     cdef int t, k
-    for t in range(c.tb.T):
+    cdef uint64_t units = present(s.limbo) | present(s.limbo_enraged)
+    while units:
+        t = pop_unit(&units)
         for k in range(s.limbo[t] + s.limbo_enraged[t]):
             to_pile(c, p, t)
     zero(c, s.limbo, MAX_T)
@@ -221,12 +224,16 @@ cdef void phase_end_check(Ctx* c) noexcept nogil:
     """R-offer-3 (the active side's Enraged units flip face up), then R-end-1 to R-end-4."""
     cdef State* s = c.s
     cdef int a = s.active, city, t, empty = 0
+    cdef uint64_t units
     for city in range(NCITIES):
-        L(c, s.cities[city][a], MAX_T)
-        for t in range(c.tb.T):
-            s.cities[city][a][t] += s.enraged[city][a][t]
-            s.side_n[city][a] += s.enraged[city][a][t] * (c.tb.size[t] - 2)
-        zero(c, s.enraged[city][a], MAX_T)
+        units = present(s.enraged[city][a])
+        if units:  # else nothing changes
+            L(c, s.cities[city][a], MAX_T)
+            while units:
+                t = pop_unit(&units)
+                s.cities[city][a][t] += s.enraged[city][a][t]
+                s.side_n[city][a] += s.enraged[city][a][t] * (c.tb.size[t] - 2)
+            zero(c, s.enraged[city][a], MAX_T)
         empty += s.city_rewards_n[city] == 0
     if empty >= 2 or feats_done(s, 1 - a) >= FEATS_TO_END or s.turn >= s.cfg.max_turns:
         s.phase = PH_GAME_OVER
@@ -243,6 +250,7 @@ cdef void run_phase(Ctx* c) noexcept nogil:
     cdef State* s = c.s
     cdef const Tables* tb = c.tb
     cdef int ph = s.phase, p = s.active, city, t, f, n
+    cdef uint64_t units
     cdef int torn[NCITIES]
     if ph == PH_DRAFT:
         phase_draft(c)
@@ -259,9 +267,12 @@ cdef void run_phase(Ctx* c) noexcept nogil:
         set_pending(s, DK_SURGE, p, -1, 0, 0, -1, -1, -1)
     elif ph == PH_PORTENT_START:
         L(c, s.portent_left, sizeof(s.portent_left))
+        memset(s.portent_left, 0, sizeof(s.portent_left))
         for city in range(NCITIES):
-            for t in range(tb.T):
-                s.portent_left[city][t] = s.cities[city][p][t] if tb.type[t] == TY_ORACLE else 0
+            units = present(s.cities[city][p]) & tb.type_set[TY_ORACLE]
+            while units:
+                t = pop_unit(&units)
+                s.portent_left[city][t] = s.cities[city][p][t]
         s.phase = PH_PORTENT
     elif ph == PH_PORTENT:
         phase_portent(c)

@@ -77,16 +77,57 @@ cdef inline int without_ablated(const Tables* tb, uint8_t* xs, int n) noexcept n
     return k
 
 
+# -- sets of unit designs as 64-bit masks (bit t: design t), walked lowest design first so that
+# moves come out in the reference engine's order (as Heir's core does, ext/README.md)
+
+cdef extern from *:
+    """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline uint64_t omen_nonzero50(const uint8_t* xs) {
+        const __m128i zero = _mm_setzero_si128();
+        uint64_t a = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)xs), zero));
+        uint64_t b = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(xs + 16)), zero));
+        uint64_t c = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(xs + 32)), zero));
+        return a | (b << 16) | (c << 32) | ((uint64_t)(xs[48] != 0) << 48) | ((uint64_t)(xs[49] != 0) << 49);
+    }
+    #else
+    static inline uint64_t omen_nonzero50(const uint8_t* xs) {
+        uint64_t m = 0;
+        for (int t = 0; t < 50; t++) m |= (uint64_t)(xs[t] != 0) << t;
+        return m;
+    }
+    #endif
+    """
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
+    uint64_t omen_nonzero50(const uint8_t* xs) nogil  # bit t set: xs[t] != 0, for the 50 (MAX_T) entries
+
+assert MAX_T == 50  # omen_nonzero50 reads exactly MAX_T bytes
+
+
+cdef inline uint64_t present(const uint8_t* counts) noexcept nogil:
+    """The designs with a nonzero count in a MAX_T array (entries past T are always 0)."""
+    return omen_nonzero50(counts)
+
+cdef inline int pop_unit(uint64_t* units) noexcept nogil:
+    """The lowest design of a nonempty set, removed from it."""
+    cdef int t = __builtin_ctzll(units[0])
+    units[0] &= units[0] - 1
+    return t
+
+cdef inline uint64_t units_from(int first) noexcept nogil:
+    """The designs ``first`` and above (``first``: 0 to MAX_T)."""
+    return ~((<uint64_t>1 << first) - 1)
+
+cdef inline uint64_t passing(const Tables* tb, int enraged, int filter) noexcept nogil:
+    """The designs whose units pass ``filter``, face up or Enraged (an Enraged unit is a Beast: R-enrage-2)."""
+    if enraged:
+        return tb.type_set[0] if filter == 0 or filter == TY_BEAST else 0
+    return tb.type_set[filter]
+
+
 # -- units
-
-cdef inline int matches(const Tables* tb, int t, int enraged, int filter) noexcept nogil:
-    """An Enraged unit is a Beast and nothing else (R-enrage-2)."""
-    if filter == 0:
-        return 1
-    return (TY_BEAST if enraged else tb.type[t]) == filter
-
-cdef inline int enrageable(const Tables* tb, int t, int filter) noexcept nogil:
-    return tb.type[t] != TY_BEAST and (filter == 0 or filter == tb.type[t])
 
 cdef inline int unit_size(const Tables* tb, int t, int enraged) noexcept nogil:
     return 2 if enraged else tb.size[t]
@@ -121,9 +162,6 @@ cdef void recount_sides(const Tables* tb, State* s) noexcept nogil:
     for city in range(NCITIES):
         for p in range(2):
             s.side_n[city][p] = <uint16_t>side_recount(tb, s, city, p)
-
-cdef inline int fits(const Tables* tb, const State* s, int city, int p, int t, int enraged) noexcept nogil:
-    return side_count(tb, s, city, p) + unit_size(tb, t, enraged) <= CITY_LIMIT  # R-surge-2
 
 cdef inline int feats_done(const State* s, int p) noexcept nogil:
     cdef int f, n = 0

@@ -31,6 +31,7 @@ from omen_search.games.reign.rules import (
     PHASES,
     REWARDS_PER_CITY,
     SDRAFT,
+    SDRAFT_PACK,
     Config,
     Pending,
     check_decks,
@@ -381,9 +382,6 @@ def state_from_observation(data: Any, cards: CardSet | None = None,
     doc, r, parts = _open(data, cards, root, OBSERVATION_FORMAT)
     me = r.integer(r.get(doc, "player", root), f"{root}.player", 0, 1)
     opp = 1 - me
-    if parts.config.deck == "sdraft" and r.get(doc, "phase", root) == SDRAFT:
-        r.fail(f"{root}.phase", "an observation in the middle of a Simplified draft cannot be read yet; "
-                                "give the position instead")
     _read_public(r, doc, root, parts)
     raws = _read_seats(r, doc, root, parts, (me == 0, me == 1))
     at_me, at_opp = f"{root}.players[{me}]", f"{root}.players[{opp}]"
@@ -408,7 +406,11 @@ def state_from_observation(data: Any, cards: CardSet | None = None,
     # the cards of each hidden place, dealt from the unseen ones in card order
     hidden_hand = opp_hand - sum(parts.known[opp])
     parts.hands[opp] = list(parts.known[opp])
-    if not own:
+    if parts.phase == SDRAFT:
+        if hidden_hand or opp_emissary or any(sizes):
+            r.fail(root, "in the middle of a Simplified draft no one has a hand, an emissary or a deck yet")
+        _deal_sdraft(r, doc, root, parts, me, unknown)
+    elif not own:
         universe = Counter({t: parts.units[t].copies for t in GameState.from_parts(parts).designs()})
         placed = _placed(parts)
         _check_universe(r, parts, root, placed, universe)
@@ -452,6 +454,56 @@ def state_from_observation(data: Any, cards: CardSet | None = None,
     state = GameState.from_parts(parts)
     reach_decision(state, root)
     return state, me
+
+
+def _deal_sdraft(r: DocumentReader, doc: dict[str, Any], root: str, parts: Parts, me: int, unknown: int) -> None:
+    """In the middle of a Simplified draft (R-sdraft-3): ``me``'s pack and pick as shown; from the
+    cards ``me`` has never seen, in card order, the opponent's unseen picks, then their pack at a
+    round's first pick (its pick, if made, the last of it), then the undealt cards. Later in a round
+    the opponent's pack is the one ``me`` passed them, less the pick they have made from it."""
+    opp = 1 - me
+    at = f"{root}.sdraft"
+    view = r.obj(r.get(doc, "sdraft", root), at)
+    parts.packs[me] = r.counts(r.get(view, "pack", at), f"{at}.pack")
+    chosen = view.get("chosen")
+    parts.chosen[me] = r.unit(chosen, f"{at}.chosen") if chosen is not None else -1
+    opp_size = r.integer(r.get(view, "opponent_pack_size", at), f"{at}.opponent_pack_size", 0, SDRAFT_PACK)
+    opp_chosen = r.boolean(r.get(view, "opponent_chosen", at), f"{at}.opponent_chosen")
+    step = (parts.draft_picks % (2 * SDRAFT_PACK)) // 2
+    if sum(parts.packs[me]) + (parts.chosen[me] >= 0) != SDRAFT_PACK - step or opp_size != SDRAFT_PACK - step:
+        r.fail(f"{at}.pack", f"at pick {step + 1} of a round each pack holds {SDRAFT_PACK - step} cards")
+    picked = parts.draft_picks % 2 == 1  # seat 0 has picked this step and seat 1 is to pick
+    if (parts.chosen[me] >= 0) != (picked and me == 0) or opp_chosen != (picked and opp == 0):
+        r.fail(f"{at}.chosen", "seat 0 picks first: at an odd number of picks seat 0's pick is made, else none is")
+    seen = Counter({t: n for t, n in enumerate(parts.deck_lists[me]) if n})
+    seen += Counter({t: n for t, n in enumerate(parts.deck_known[opp]) if n})
+    seen += Counter({t: n for t, n in enumerate(parts.packs[me]) if n})
+    if parts.chosen[me] >= 0:
+        seen[parts.chosen[me]] += 1
+    opp_pack: list[int] = []
+    if step > 0:
+        opp_pack = r.units(r.get(view, "opponent_pack", at), f"{at}.opponent_pack")
+        if len(opp_pack) != opp_size:
+            r.fail(f"{at}.opponent_pack", f"must hold opponent_pack_size ({opp_size}) cards")
+        seen.update(opp_pack)
+    everything = Counter({t: parts.units[t].copies for t in GameState.from_parts(parts).designs()})
+    _check_universe(r, parts, at, seen, everything)
+    unseen = sorted((everything - seen).elements())
+    if len(unseen) < unknown + (opp_size if step == 0 else 0):
+        r.fail(f"{root}.draft.picks", "more cards are picked and dealt than the game has")
+    parts.deck_lists[opp] = list(parts.deck_known[opp])
+    for t in unseen[:unknown]:
+        parts.deck_lists[opp][t] += 1
+    rest = unseen[unknown:]
+    if step == 0:
+        opp_pack, rest = rest[:opp_size], rest[opp_size:]
+    parts.chosen[opp] = opp_pack.pop() if opp_chosen else -1
+    parts.packs[opp] = [opp_pack.count(t) for t in range(parts.T)]
+    parts.pool = rest
+    dealt = 2 * SDRAFT_PACK * (parts.draft_picks // (2 * SDRAFT_PACK) + 1)
+    if len(rest) != sum(everything.values()) - dealt:
+        r.fail(f"{root}.draft.picks", f"after {parts.draft_picks} picks {sum(everything.values()) - dealt} cards are "
+                                      f"still to deal, the cards seen leave {len(rest)}")
 
 
 def _aside(parts: Parts, seat: int | None = None) -> Counter:

@@ -11,20 +11,15 @@ from omen_search.games.reign.positions import state_from_observation
 from omen_search.games.reign.reference import GameState
 from omen_search.games.reign.rules import Config
 from omen_search.rng import Rng
+from reign_helper import BUILD_DECKS
 
-BUILD = (
-    ("Hoplite Recruit", "Grizzled Veteran", "Seaside Guardian", "Athenian Spearman", "Spartan Warrior",
-     "Theban Slinger", "Satyr", "Minotaur", "Pythia of Delphi", "Haruspex"),
-    ("Temple Guard", "Corinthian Raider", "Argive Scout", "Phalanx Shieldbearer", "Phoenix", "Cyclops",
-     "Harpy", "Griffin", "Priestess of Demeter", "Augur of Zeus"),
-)
 VARIANTS = {
     "base": Config(),
     "beginner": Config(beginner=True),
     "emissary": Config(emissary=True),
     "skill": Config(deck="skill"),
     "draft": Config(deck="draft"),
-    "build": Config(deck="build", decks=BUILD),
+    "build": Config(deck="build", decks=BUILD_DECKS),
     "sdraft": Config(deck="sdraft"),
 }
 

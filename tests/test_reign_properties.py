@@ -49,6 +49,7 @@ from omen_search.games.reign.rules import (
     Config,
 )
 from omen_search.rng import Rng
+from reign_helper import BUILD_DECKS
 
 CARDS = default_cards()
 UNIT_NAMES = {u.name for u in CARDS.units}
@@ -337,16 +338,10 @@ def check_result(s: GameState) -> None:
 # ------------------------------------------------------------------------------ the plain test
 
 
-FIXED_BUILD = (
-    ("Hoplite Recruit", "Grizzled Veteran", "Seaside Guardian", "Athenian Spearman", "Spartan Warrior",
-     "Theban Slinger", "Satyr", "Minotaur", "Pythia of Delphi", "Haruspex"),
-    ("Temple Guard", "Corinthian Raider", "Argive Scout", "Phalanx Shieldbearer", "Phoenix", "Cyclops",
-     "Harpy", "Griffin", "Priestess of Demeter", "Augur of Zeus"),
-)
 VARIANTS = {
     "skill": Config(deck="skill"),
     "draft": Config(deck="draft"),
-    "build": Config(deck="build", decks=FIXED_BUILD),
+    "build": Config(deck="build", decks=BUILD_DECKS),
     "sdraft": Config(deck="sdraft"),
     "beginner": Config(beginner=True),
     "emissary": Config(emissary=True),
@@ -767,7 +762,7 @@ def test_determinisation_at_every_step_of_a_draft_and_the_emissaries(deck):
     pick of a draft (a Simplified draft's first pick of a round, before and after the opponent's
     pick, and the later steps), both emissaries (the second chosen with the first face down) and
     the first decisions of play, each for both players with several worlds."""
-    decks = FIXED_BUILD if deck == "build" else ()
+    decks = BUILD_DECKS if deck == "build" else ()
     state = GameState.new(seed=11, config=Config(deck=deck, decks=decks, emissary=True))
     kinds: Counter = Counter()
     for s in walk(state, 5):
@@ -792,7 +787,7 @@ def test_determinisation_refuses_a_bad_seat():
 # ------------------------------------------------------------------------------ Deck Building
 
 
-GOOD_DECK = FIXED_BUILD[0]
+GOOD_DECK = BUILD_DECKS[0]
 SOLDIERS = [u.name for u in CARDS.units if u.type == "soldier"]
 BEASTS = [u.name for u in CARDS.units if u.type == "beast"]
 ORACLES = [u.name for u in CARDS.units if u.type == "oracle"]
@@ -812,7 +807,7 @@ BAD_DECKS = {
 @pytest.mark.parametrize("seat", [0, 1])
 @pytest.mark.parametrize("why", list(BAD_DECKS))
 def test_deck_building_refuses_a_bad_deck(why, seat):
-    decks = [FIXED_BUILD[1], FIXED_BUILD[1]]
+    decks = [BUILD_DECKS[1], BUILD_DECKS[1]]
     decks[seat] = BAD_DECKS[why]
     with pytest.raises(UsageError) as err:
         GameState.new(seed=1, config=Config(deck="build", decks=tuple(decks)))
@@ -821,9 +816,9 @@ def test_deck_building_refuses_a_bad_deck(why, seat):
 
 def test_deck_building_refuses_non_beginner_designs_with_beginner():
     deck = tuple(n for n in GOOD_DECK[:9]) + (next(n for n in NON_BEGINNER if CARDS.unit(n).type == "oracle"),)
-    GameState.new(seed=1, config=Config(deck="build", decks=(deck, FIXED_BUILD[1])))  # fine without beginner
+    GameState.new(seed=1, config=Config(deck="build", decks=(deck, BUILD_DECKS[1])))  # fine without beginner
     with pytest.raises(UsageError):
-        GameState.new(seed=1, config=Config(deck="build", beginner=True, decks=(deck, FIXED_BUILD[1])))
+        GameState.new(seed=1, config=Config(deck="build", beginner=True, decks=(deck, BUILD_DECKS[1])))
 
 
 @pytest.mark.parametrize("decks", [(), (GOOD_DECK,), (GOOD_DECK, GOOD_DECK, GOOD_DECK), [GOOD_DECK, GOOD_DECK],

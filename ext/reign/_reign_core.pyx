@@ -94,6 +94,7 @@ cdef class CoreTables:
             self.tb.dealt[t] = cards.dealt_copies(t)
             self.tb.beginner[t] = u.beginner
             self._compile(t, u.name, u.ability)
+        self.tb.left_out = any(u.copies == 0 for u in units)
         for u in units:
             self.tb.type_set[0] |= <uint64_t>1 << u.index
             self.tb.type_set[_TYPES[u.type]] |= <uint64_t>1 << u.index

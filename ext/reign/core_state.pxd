@@ -52,6 +52,7 @@ cdef struct Tables:
     uint8_t dealt[MAX_T]              # copies the full set's deal shuffles (CardSet.dealt_copies): more
                                       # than `copies` for a design left out, whose cards are then taken out
     uint8_t beginner[MAX_T]           # one circle (R-var-1)
+    uint8_t left_out                  # 1 if a design has no copies (dealt, then taken out: D-ablate-1)
     uint8_t reward_copies[MAX_R]
     uint8_t feat_kind[NFEATS]         # COND_*
     uint8_t feat_filter[NFEATS]

@@ -302,12 +302,14 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
         out[n] = mk(V_PASS)
         n += 1
         units = present(s.hands[p])
-        while units:
+        while units:  # each split of the OFFERING value, cards first: mk(V_OFFER, t, 0, 0, 0, k, v - k)
             t = pop_unit(&units)
             v = tb.offering[t]
-            for k in range(v, -1, -1):
-                out[n] = mk(V_OFFER, t, 0, 0, 0, k, v - k)
+            m = mk(V_OFFER, t, 0, 0, 0, v, 0)
+            for k in range(v + 1):
+                out[n] = m
                 n += 1
+                m += (1 << 22) - (1 << 16)  # one card fewer, one coin more
     return n
 
 cdef int real_choices(const Tables* tb, const State* s, const Decision* d) noexcept nogil:

@@ -70,6 +70,8 @@ cdef inline int without_ablated(const Tables* tb, uint8_t* xs, int n) noexcept n
     """The cards of ``xs`` (just shuffled) without those of designs the card set leaves out, in
     their order; returns how many are left (reference: CardSet.shuffled_without, D-ablate-1)."""
     cdef int i, k = 0
+    if not tb.left_out:
+        return n
     for i in range(n):
         if tb.copies[xs[i]]:
             xs[k] = xs[i]
@@ -89,7 +91,16 @@ cdef extern from *:
         uint64_t a = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)xs), zero));
         uint64_t b = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(xs + 16)), zero));
         uint64_t c = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(xs + 32)), zero));
-        return a | (b << 16) | (c << 32) | ((uint64_t)(xs[48] != 0) << 48) | ((uint64_t)(xs[49] != 0) << 49);
+        /* bytes 34..49, of which the top two are 48 and 49: never a read past the array */
+        uint64_t d = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(xs + 34)), zero));
+        return a | (b << 16) | (c << 32) | ((d >> 14) << 48);
+    }
+    static inline int omen_sum50(const uint8_t* xs) {
+        const __m128i zero = _mm_setzero_si128();
+        __m128i s = _mm_sad_epu8(_mm_loadu_si128((const __m128i*)xs), zero);
+        s = _mm_add_epi64(s, _mm_sad_epu8(_mm_loadu_si128((const __m128i*)(xs + 16)), zero));
+        s = _mm_add_epi64(s, _mm_sad_epu8(_mm_loadu_si128((const __m128i*)(xs + 32)), zero));
+        return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8)) + xs[48] + xs[49];
     }
     #else
     static inline uint64_t omen_nonzero50(const uint8_t* xs) {
@@ -97,13 +108,19 @@ cdef extern from *:
         for (int t = 0; t < 50; t++) m |= (uint64_t)(xs[t] != 0) << t;
         return m;
     }
+    static inline int omen_sum50(const uint8_t* xs) {
+        int n = 0;
+        for (int t = 0; t < 50; t++) n += xs[t];
+        return n;
+    }
     #endif
     """
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
     uint64_t omen_nonzero50(const uint8_t* xs) nogil  # bit t set: xs[t] != 0, for the 50 (MAX_T) entries
+    int omen_sum50(const uint8_t* xs) nogil  # the sum of the 50 (MAX_T) entries
 
-assert MAX_T == 50  # omen_nonzero50 reads exactly MAX_T bytes
+assert MAX_T == 50  # omen_nonzero50 and omen_sum50 read exactly MAX_T bytes
 
 
 cdef inline uint64_t present(const uint8_t* counts) noexcept nogil:
@@ -140,10 +157,7 @@ cdef inline int supply(const State* s) noexcept nogil:
     return COINS - s.coins[0] - s.coins[1] - s.pot
 
 cdef inline int hand_size(const Tables* tb, const State* s, int p) noexcept nogil:
-    cdef int t, n = 0
-    for t in range(tb.T):
-        n += s.hands[p][t]
-    return n
+    return omen_sum50(s.hands[p])  # entries past T are 0
 
 cdef inline int side_count(const Tables* tb, const State* s, int city, int p) noexcept nogil:
     """Units on a side, Beasts and Enraged units counting 2 (R-beast-1): the running total."""
@@ -207,13 +221,16 @@ cdef inline void gain(Ctx* c, int p, int n) noexcept nogil:
     cdef int left = supply(c.s)
     c.s.coins[p] += n if n < left else left
 
-cdef void seen(Ctx* c, int p, int t, int extra) noexcept nogil:
+cdef inline void seen(Ctx* c, int p, int t, int extra) noexcept nogil:
     """After a Simplified draft the opponent knows only part of a deck (R-sdraft-3): a card of it seen
     in public is known to be in it, as many copies as are in public places at once (reference: _seen)."""
+    if c.s.cfg.deck == DECK_SDRAFT and c.s.deck_known[p][t] < c.s.deck_lists[p][t]:
+        seen_sdraft(c, p, t, extra)
+
+cdef void seen_sdraft(Ctx* c, int p, int t, int extra) noexcept nogil:
+    """:c:func:`seen` where it can change what is known."""
     cdef State* s = c.s
     cdef int public, k, city
-    if s.cfg.deck != DECK_SDRAFT or s.deck_known[p][t] >= s.deck_lists[p][t]:
-        return
     public = extra + s.known[p][t]
     for k in range(s.discard_n[p]):
         public += s.discards[p][k] == t

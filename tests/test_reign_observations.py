@@ -76,16 +76,15 @@ def test_a_simplified_draft_observation_names_what_does_not_add_up():
         state_from_observation(seen)
 
 
-def test_advice_in_the_middle_of_a_simplified_draft(tmp_path):
+def test_advice_in_the_middle_of_a_simplified_draft(tmp_path, capsys):
     """The advisor ranks the picks from what the drafter sees (it used to refuse the observation)."""
     import json
-    import subprocess
-    import sys
+
+    from cli_helper import run
 
     path = tmp_path / "seen.json"
     path.write_text(json.dumps(_mid_draft(4, 0)))
-    done = subprocess.run([sys.executable, "-m", "omen_search", "advise", "--observation", str(path),
-                           "--iterations", "300", "--json"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    moves = json.loads(done.stdout)["moves"]
+    status, out, err = run(capsys, "advise", "--observation", str(path), "--iterations", "300", "--json")
+    assert status == 0, err
+    moves = json.loads(out)["moves"]
     assert moves and all(m["move"].startswith("pick ") for m in moves)

@@ -4,10 +4,12 @@
 set -e
 cd "$(dirname "$0")/strength"
 W=${WORKERS:-2}
-row() {  # row NAME GAMES BOT_A BOT_B
-    omen-search match "$3" "$4" --games "$2" --seed 1 --workers "$W" --out "$1.jsonl" --resume --json \
-        --report-every 0 > "$1.json"
-    echo "$1: $(cat "$1.json")"
+row() {  # row NAME GAMES BOT_A BOT_B [MATCH OPTIONS...]
+    name=$1 games=$2 a=$3 b=$4
+    shift 4
+    omen-search match "$a" "$b" "$@" --games "$games" --seed 1 --workers "$W" --out "$name.jsonl" --resume \
+        --json --report-every 0 > "$name.json"
+    echo "$name: $(cat "$name.json")"
 }
 row ismcts2000-greedy 400 ismcts:iterations=2000 greedy
 row ismcts2000-pimc2000 400 ismcts:iterations=2000 pimc:iterations=2000
@@ -18,3 +20,7 @@ row ismcts1000-greedy 400 ismcts:iterations=1000 greedy
 row ismcts5000-greedy 400 ismcts:iterations=5000 greedy
 row ismcts2000-random 400 ismcts:iterations=2000 random
 row ismcts20000-greedy 100 ismcts:iterations=20000 greedy  # 100 games: ten times the search of the others
+# Reign of War (issue 16, point 8)
+row reign-ismcts2000-random 400 ismcts:iterations=2000 random --game reign-of-war
+row reign-ismcts2000-greedy 400 ismcts:iterations=2000 greedy --game reign-of-war
+row reign-ismcts2000-pimc2000 400 ismcts:iterations=2000 pimc:iterations=2000 --game reign-of-war

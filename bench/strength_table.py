@@ -2,9 +2,9 @@
 
 Usage: python3 bench/strength_table.py [DIR]   (DIR defaults to bench/strength next to this file)
 
-Each ``NAME.jsonl`` is a results file written by ``omen-search match --out`` (bench/strength.sh,
-bench/strength-reign.sh and bench/solo-ladder.sh run them); the totals are recomputed from its game
-lines, so the tables never disagree with the files. The two-player rows come in one table per game
+Each ``NAME.jsonl`` is a results file written by ``omen-search match --out`` (bench/strength.sh and
+bench/solo-ladder.sh run them); the totals are recomputed from its game lines, so the tables never
+disagree with the files. The two-player rows come in one table per game
 (headed by the game's name, Heir's first), the solo ladder after them.
 """
 

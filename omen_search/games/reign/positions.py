@@ -475,18 +475,15 @@ def _deal_sdraft(r: DocumentReader, doc: dict[str, Any], root: str, parts: Parts
     picked = parts.draft_picks % 2 == 1  # seat 0 has picked this step and seat 1 is to pick
     if (parts.chosen[me] >= 0) != (picked and me == 0) or opp_chosen != (picked and opp == 0):
         r.fail(f"{at}.chosen", "seat 0 picks first: at an odd number of picks seat 0's pick is made, else none is")
-    seen = Counter({t: n for t, n in enumerate(parts.deck_lists[me]) if n})
-    seen += Counter({t: n for t, n in enumerate(parts.deck_known[opp]) if n})
-    seen += Counter({t: n for t, n in enumerate(parts.packs[me]) if n})
-    if parts.chosen[me] >= 0:
-        seen[parts.chosen[me]] += 1
     opp_pack: list[int] = []
-    if step > 0:
+    if step > 0:  # the pack ``me`` passed them, its pick among it (which one is settled below)
         opp_pack = r.units(r.get(view, "opponent_pack", at), f"{at}.opponent_pack")
         if len(opp_pack) != opp_size:
             r.fail(f"{at}.opponent_pack", f"must hold opponent_pack_size ({opp_size}) cards")
-        seen.update(opp_pack)
-    everything = Counter({t: parts.units[t].copies for t in GameState.from_parts(parts).designs()})
+        parts.packs[opp] = [opp_pack.count(t) for t in range(parts.T)]
+    state = GameState.from_parts(parts)
+    seen = Counter({t: n for t, n in enumerate(state.sdraft_seen(me)) if n})
+    everything = Counter({t: parts.units[t].copies for t in state.designs()})
     _check_universe(r, parts, at, seen, everything)
     unseen = sorted((everything - seen).elements())
     if len(unseen) < unknown + (opp_size if step == 0 else 0):

@@ -278,10 +278,10 @@ class GameState(Parts, DecisionEngine):
             n += self.revealed[t]
         return n + (self.beast == t and self.active == p)
 
-    def _unseen_cards(self, player: int) -> list[int]:
-        """The cards in play that ``player`` has not seen in a Simplified draft (R-sdraft-3): every
-        card of the designs in play but their own picks, their pack and pick of this step, the
-        opponent's picks they know and, after a round's first pick, the opponent's pack."""
+    def sdraft_seen(self, player: int) -> list[int]:
+        """The copies of each design ``player`` has seen in a Simplified draft (R-sdraft-3): their
+        own picks, their pack and pick of this step, the opponent's picks they know and, after a
+        round's first pick, the opponent's pack (with the pick made from it)."""
         opp = 1 - player
         seen = [self.deck_lists[player][t] + self.deck_known[opp][t] for t in range(self.T)]
         if self.phase == SDRAFT:
@@ -289,6 +289,11 @@ class GameState(Parts, DecisionEngine):
                 seen[t] += self.packs[player][t] + (self.chosen[player] == t)
                 if self._sdraft_step() > 0:
                     seen[t] += self.packs[opp][t] + (self.chosen[opp] == t)
+        return seen
+
+    def _unseen_cards(self, player: int) -> list[int]:
+        """The cards in play that ``player`` has not seen in a Simplified draft, in card order."""
+        seen = self.sdraft_seen(player)
         return [t for t in self.designs() for _ in range(self.units[t].copies - seen[t])]
 
     def _sdraft_step(self) -> int:

@@ -10,9 +10,9 @@ and checks the outcome a wrong rule would change: zones, coins, feats, legal mov
 observations. Cards are named, never numbered. Seat 0 is the active player unless a test says
 otherwise.
 
-Every test runs on each engine of the ``engine`` fixture (autouse): today the reference engine only.
-A second engine with the same attributes (the Cython core) is plugged in by adding it to
-:data:`ENGINES`: a way to start a new game and a way to take over a laid-out table.
+Every test runs on each engine of the ``engine`` fixture (autouse): the reference engine and the
+Cython core (:data:`ENGINES`: for each, a way to start a new game and a way to take over a laid-out
+table).
 
 A test that fails because the engine disagrees with a ruling is kept and marked
 ``xfail(strict=True)`` with the reason; it starts passing (and so failing the suite) once the engine
@@ -31,6 +31,7 @@ import pytest
 from omen_search.errors import IllegalMoveError
 from omen_search.cardfiles import builtin_card_text
 from omen_search.games.reign.cards import CardSet, default_cards, parse_cards
+from omen_search._reign_core import CoreState
 from omen_search.games.reign.reference import GameState
 from omen_search.games.reign.rules import Config
 
@@ -45,27 +46,37 @@ FEAT_NAMES = [f.name for f in CARDS.feats]
 class Engine:
     """How the tests make states on one engine: ``new(seed, config, cards)`` sets up a game (and
     runs it to its first decision); ``adopt(state)`` takes over a reference :class:`GameState` laid
-    out by :func:`table`, nothing automatic resolved yet (the builder then calls
-    ``run_to_decision``)."""
+    out by :func:`table`, nothing automatic resolved yet, and runs it to its first decision."""
 
     name: str
     new: Callable[..., Any]
     adopt: Callable[[GameState], Any]
 
 
+def _adopt_reference(laid_out: GameState) -> GameState:
+    state = GameState.from_parts(laid_out)
+    state.run_to_decision()
+    return state
+
+
 ENGINES: dict[str, Engine] = {
     "reference": Engine(
         "reference",
         new=lambda seed, config, cards: GameState.new(seed=seed, config=config, cards=cards),
-        adopt=GameState.from_parts,
+        adopt=_adopt_reference,
+    ),
+    "core": Engine(
+        "core",
+        new=lambda seed, config, cards: CoreState.new(seed=seed, config=config, cards=cards),
+        adopt=CoreState.from_state,  # runs the core's own rules on to the first decision
     ),
 }
 _CURRENT: dict[str, Engine] = {}
 
 
-@pytest.fixture(autouse=True, params=["reference"])
+@pytest.fixture(autouse=True, params=list(ENGINES))
 def engine(request: pytest.FixtureRequest) -> Any:
-    """Every ruling is checked on each engine named here (the Cython core joins later)."""
+    """Every ruling is checked on each engine named here."""
     _CURRENT["engine"] = ENGINES[request.param]
     yield ENGINES[request.param]
     _CURRENT.pop("engine", None)
@@ -161,9 +172,7 @@ def table(
     s.active, s.turn, s.first_turn, s.reward_used = active, turn, first_turn, reward_used
     s.hand_discards, s.beast_abilities = list(hand_discards), beast_abilities
     s.phase, s.pending, s.stack = phase, None, []
-    state = _engine().adopt(s)
-    state.run_to_decision()
-    return state
+    return _engine().adopt(s)
 
 
 def new(seed: int = 0, cards: CardSet = CARDS, **config: Any) -> Any:
@@ -1429,7 +1438,9 @@ def test_ruling_r_draft_3_type_limits_with_an_escape_for_a_stuck_drafter() -> No
     assert not any(s.cards.unit(m.split('"')[1]).type == "soldier" for m in moves(s))
     # a drafter with no legal stack left may take any (only possible with four drafters): here the
     # pool is laid out by hand with Soldier stacks only
-    s.pool = [s.cards.unit(n).index for n in soldiers[6:9]]
+    laid_out = GameState.from_parts(s)
+    laid_out.pool = [s.cards.unit(n).index for n in soldiers[6:9]]
+    s = _engine().adopt(laid_out)
     assert moves(s) == [f'draft "{n}"' for n in soldiers[6:9]]
 
 

@@ -20,13 +20,14 @@ from __future__ import annotations
 import math
 import statistics
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from omen_search.errors import UsageError
+from omen_search.errors import OmenError, UsageError
 from omen_search.game import Game
 from omen_search.limits import WORKERS, check_int
 from omen_search.records import record_game, replay
@@ -37,6 +38,11 @@ from omen_search.stats import wilson
 THRESHOLDS = (5.0, 10.0, 15.0)  # points of win % lost: inaccuracy, mistake, blunder (lichess)
 LABELS = ("inaccuracy", "mistake", "blunder")
 DEFAULT_ITERATIONS = 4000
+TOP = 3  # the best moves a decision keeps, for a page that shows the alternatives
+
+
+class AnalysisStopped(OmenError):
+    """An analysis ended early because its caller set the ``stop`` event (a web page cancelled it)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,7 @@ class Decision:
     after: Estimate  # the move played
     label: str | None
     observation: dict[str, Any]  # what the player saw (for the report's board)
+    top: tuple[tuple[Any, Estimate], ...] = ()  # the search's best moves with their values, best first
 
     @property
     def loss(self) -> float:
@@ -159,6 +166,22 @@ class _Spot:
     alone: SearchResult | None = None
 
 
+def seen_position(game: Game, observation: dict[str, Any], cards: Any = None) -> Any:
+    """The core position a seat judges from: a world dealt from its ``observation`` alone."""
+    return game.to_core(game.from_observation(observation, cards)[0])
+
+
+def value_of_move(game: Game, observation: dict[str, Any], ply: int, move: Any, limit: Limit, cards: Any = None,
+                  seed: int = 0) -> Estimate:
+    """The value of playing ``move`` at the decision seen in ``observation`` (at ``ply``), from a
+    search of that move alone with the seed :func:`analyze_game` gives that decision, so the move
+    played there gets the value the review gave it. Raises :class:`IllegalMoveError` for a move
+    not legal there."""
+    result = ismcts(seen_position(game, observation, cards), limit, seed=(seed + ply) & MASK64, root_move=move)
+    mine = next(m for m in result.moves if m.move == move)
+    return Estimate.of(mine.wins, mine.visits, mine.vp_margin)
+
+
 def _reveals(game: Game, core: Any, move: Any, player: int, tries: int = 4) -> bool:
     """Whether what the player sees after ``move`` depends on the hidden cards or the dice."""
     seen = None
@@ -175,12 +198,16 @@ def _reveals(game: Game, core: Any, move: Any, player: int, tries: int = 4) -> b
 def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS),
                  cards: Any = None, workers: int = 1, seed: int = 0,
                  thresholds: Sequence[float] = THRESHOLDS, progress: bool = False,
-                 game: Game | None = None) -> GameReview:
+                 game: Game | None = None, on_progress: Callable[[int, int], None] | None = None,
+                 stop: threading.Event | None = None) -> GameReview:
     """Review the decisions of seat ``player`` in a finished or unfinished game record (of
     ``game``; by default the game the record names).
 
-    ``workers`` searches run side by side in threads. Raises :class:`FormatError` or
-    :class:`RecordError` for a bad record and :class:`UsageError` for a bad option."""
+    ``workers`` searches run side by side in threads. ``on_progress(done, total)`` is called after
+    each search (from a search thread; ``total`` grows once the moves played need searches of
+    their own); setting ``stop`` ends the analysis after the searches running then, raising
+    :class:`AnalysisStopped`. Raises :class:`FormatError` or :class:`RecordError` for a bad record
+    and :class:`UsageError` for a bad option."""
     from tqdm import tqdm
 
     family = game or record_game(record)
@@ -202,12 +229,14 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
     for ply, move in enumerate(final.moves):
         if state.current_player == player and len(state.legal_moves()) > 1:
             seen = played.observe(state, player)
-            core = played.to_core(played.from_observation(seen, getattr(state, "cards", None))[0])
+            core = seen_position(played, seen, getattr(state, "cards", None))
             spots.append(_Spot(ply, core, move, seen, _reveals(played, core, move, player)))
         state.apply(move)
 
     def run(job: tuple[_Spot, bool]) -> None:
         spot, alone = job
+        if stop is not None and stop.is_set():
+            return
         result = ismcts(spot.core, limit, seed=(seed + spot.ply) & MASK64, root_move=spot.played if alone else None)
         if alone:
             spot.alone = result
@@ -216,18 +245,32 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
 
     bar = tqdm(total=len(spots), desc=f"analysing seat {player}", unit="decision", file=sys.stderr,
                disable=not progress)
+
+    searched = [0, len(spots)]  # searches done and to do (a disabled bar counts nothing)
+
+    def advance() -> None:
+        bar.update(1)
+        searched[0] += 1
+        if on_progress is not None:
+            on_progress(*searched)
+
+    if on_progress is not None:
+        on_progress(*searched)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for _ in pool.map(run, [(s, False) for s in spots]):
-            bar.update(1)
+            advance()
         # the played move's own value, unless the next decision already gives it
         by_ply = {s.ply: s for s in spots}
         needed = [s for s in spots if s.search and s.search.best != s.played
                   and (s.reveals or s.ply + 1 not in by_ply)]
         bar.total += len(needed)
+        searched[1] += len(needed)
         bar.refresh()
         for _ in pool.map(run, [(s, True) for s in needed]):
-            bar.update(1)
+            advance()
     bar.close()
+    if stop is not None and stop.is_set():
+        raise AnalysisStopped(f"analysis of seat {player}: stopped")
     decisions = []
     for spot in spots:
         assert spot.search is not None
@@ -243,6 +286,7 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
             assert nxt is not None
             top = nxt.moves[0]
             after = Estimate.of(top.wins, top.visits, top.vp_margin)
+        ranked = tuple((m.move, Estimate.of(m.wins, m.visits, m.vp_margin)) for m in spot.search.moves[:TOP])
         decisions.append(Decision(spot.ply, spot.played, spot.search.best, before, after,
-                                  label_of(before, after, thresholds), spot.observation))
+                                  label_of(before, after, thresholds), spot.observation, ranked))
     return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started, cards, played)

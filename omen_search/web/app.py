@@ -12,6 +12,13 @@
     POST   /api/play/{id}/hint/stop   end a running hint with the advice so far
     GET    /api/play/{id}/record      the game as a record file (omen-record/1)
     DELETE /api/play/{id}
+    GET    /api/play                  the games the server holds (to review one)
+    POST   /api/review                a review {record | play: id, iterations?}: analysed in search threads
+    GET    /api/review/{id}?after=V&wait=S   its progress, then every seat's decisions
+    GET    /api/review/{id}/decision?seat=S&ply=P   a decision as the seat saw it, with its legal moves
+    POST   /api/review/{id}/practice  {seat, ply, move}: a move tried there, judged against the best
+    POST   /api/review/{id}/stop      end the analysis early
+    DELETE /api/review/{id}
 
 Every error a request can cause is an :class:`~omen_search.errors.OmenError`, answered as
 ``{"error": <class name>, "message": <what was wrong, naming the field>}`` with a 4xx status
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -42,7 +50,9 @@ from omen_search.jsonio import parse_json
 from omen_search.limits import check_int, check_seconds
 from omen_search.search import Limit
 from omen_search.web.jobs import Searches
-from omen_search.web.sessions import DEFAULT_HINT, DEFAULT_OPPONENT, Sessions, TurnError, UnknownSessionError
+from omen_search.web.reviews import Reviews
+from omen_search.web.sessions import (DEFAULT_HINT, DEFAULT_OPPONENT, Sessions, TurnError, UnknownSessionError,
+                                      Versioned)
 from omen_search.web.views import catalogue
 
 STATIC = Path(__file__).parent / "static"
@@ -109,8 +119,46 @@ def _sessions(request: Request) -> Sessions:
     return sessions
 
 
+def _reviews(request: Request) -> Reviews:
+    reviews: Reviews = request.app.state.reviews
+    return reviews
+
+
 def _session_id(request: Request) -> str:
     return str(request.path_params["id"])
+
+
+def _record_of(body: dict[str, Any]) -> dict[str, Any]:
+    """The body's ``record``: a record object or its file's text, as the page read it; raises
+    :class:`FormatError` for anything else."""
+    record = body.get("record")
+    if isinstance(record, str):
+        record = parse_json(record, "record")
+    if not isinstance(record, dict):
+        raise FormatError(f"record: must be a game record (a JSON object), got {shown(record)}")
+    return record
+
+
+def _query_int(request: Request, name: str) -> int:
+    value = request.query_params.get(name, "")
+    try:
+        return int(value)
+    except ValueError:
+        raise RequestError(f"{name}: must be a whole number, got {shown(value)}") from None
+
+
+async def _followed(request: Request, followed: Versioned) -> None:
+    """Wait, as ``?after=V&wait=S`` asks, until ``followed`` is past version V (at most
+    :data:`MAX_WAIT` seconds): how a page follows a bot's moves or an analysis."""
+    after, wait = request.query_params.get("after"), request.query_params.get("wait", "0")
+    if after is None:
+        return
+    try:
+        seconds = min(float(wait), MAX_WAIT)
+        version = int(after)
+    except ValueError:
+        raise RequestError(f"after, wait: must be numbers, got {shown(after)} and {shown(wait)}") from None
+    await followed.wait(version, 0.0 if math.isnan(seconds) else max(seconds, 0.0))
 
 
 def _limit(body: dict[str, Any]) -> Limit:
@@ -140,25 +188,17 @@ async def new_game(request: Request) -> Response:
 
 async def load_game(request: Request) -> Response:
     body = await _body(request)
-    record = body.get("record")
-    if isinstance(record, str):  # a file's text, as the page read it
-        record = parse_json(record, "record")
-    if not isinstance(record, dict):
-        raise FormatError(f"record: must be a game record (a JSON object), got {shown(record)}")
-    session = await _sessions(request).load(record, seat=body.get("seat"), opponent=body.get("opponent"))
+    session = await _sessions(request).load(_record_of(body), seat=body.get("seat"), opponent=body.get("opponent"))
     return JSONResponse(session.snapshot(), status_code=201)
+
+
+async def held_games(request: Request) -> Response:
+    return JSONResponse({"games": [s.brief() for s in _sessions(request).all()]})
 
 
 async def show(request: Request) -> Response:
     session = _sessions(request).get(_session_id(request))
-    after, wait = request.query_params.get("after"), request.query_params.get("wait", "0")
-    if after is not None:
-        try:
-            seconds = min(float(wait), MAX_WAIT)
-            version = int(after)
-        except ValueError:
-            raise RequestError(f"after, wait: must be numbers, got {shown(after)} and {shown(wait)}") from None
-        await session.wait(version, max(seconds, 0.0))
+    await _followed(request, session)
     return JSONResponse(session.snapshot())
 
 
@@ -205,6 +245,44 @@ async def close(request: Request) -> Response:
     return Response(status_code=204)
 
 
+async def new_review(request: Request) -> Response:
+    body = await _body(request)
+    if "play" in body:  # a game of this server, as it stands
+        session = _sessions(request).get(str(body["play"]))
+        record, title = session.record(), f"your game of {session.game.title}"
+    else:
+        record, title = _record_of(body), None
+    review = await _reviews(request).open(record, iterations=body.get("iterations"), title=title)
+    return JSONResponse(review.snapshot(), status_code=201)
+
+
+async def show_review(request: Request) -> Response:
+    review = _reviews(request).get(_session_id(request))
+    await _followed(request, review)
+    return JSONResponse(review.snapshot())
+
+
+async def review_decision(request: Request) -> Response:
+    review = _reviews(request).get(_session_id(request))
+    return JSONResponse(review.board(_query_int(request, "seat"), _query_int(request, "ply")))
+
+
+async def practise(request: Request) -> Response:
+    body = await _body(request)
+    review = _reviews(request).get(_session_id(request))
+    return JSONResponse(await review.practise(body.get("seat"), body.get("ply"), body.get("move")))
+
+
+async def stop_review(request: Request) -> Response:
+    _reviews(request).get(_session_id(request)).stop()
+    return JSONResponse({"stopping": True})
+
+
+async def close_review(request: Request) -> Response:
+    await _reviews(request).close(_session_id(request))
+    return Response(status_code=204)
+
+
 def create_app(*, allowed_hosts: tuple[str, ...] | None = LOCAL_HOSTS, threads: int | None = None) -> Starlette:
     """The web app. ``allowed_hosts``: the host names it answers to (None: any, for a server
     opened to the network with ``--host``); ``threads``: search threads (default: the cores)."""
@@ -213,16 +291,19 @@ def create_app(*, allowed_hosts: tuple[str, ...] | None = LOCAL_HOSTS, threads: 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         searches = Searches(threads)
         app.state.sessions = Sessions(searches)
+        app.state.reviews = Reviews(searches)
         try:
             yield
         finally:
             await app.state.sessions.close()
+            await app.state.reviews.close()
             searches.close()
 
     routes = [
         Route("/", index),
         Route("/api/games", games),
         Route("/api/play", new_game, methods=["POST"]),
+        Route("/api/play", held_games),
         Route("/api/play/load", load_game, methods=["POST"]),
         Route("/api/play/{id}", show),
         Route("/api/play/{id}", close, methods=["DELETE"]),
@@ -232,6 +313,12 @@ def create_app(*, allowed_hosts: tuple[str, ...] | None = LOCAL_HOSTS, threads: 
         Route("/api/play/{id}/hint", hint, methods=["POST"]),
         Route("/api/play/{id}/hint/stop", stop_hint, methods=["POST"]),
         Route("/api/play/{id}/record", record),
+        Route("/api/review", new_review, methods=["POST"]),
+        Route("/api/review/{id}", show_review),
+        Route("/api/review/{id}", close_review, methods=["DELETE"]),
+        Route("/api/review/{id}/decision", review_decision),
+        Route("/api/review/{id}/practice", practise, methods=["POST"]),
+        Route("/api/review/{id}/stop", stop_review, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []

@@ -18,7 +18,7 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from omen_search.advisor import Advice, Advisor
 from omen_search.bots import Bot, bot_seed, make_bot, parse_spec
@@ -39,8 +39,8 @@ Status = Literal["your-move", "thinking", "over"]
 
 
 class UnknownSessionError(OmenError):
-    """A request names a game this server does not hold (never started, or dropped: the server
-    keeps :data:`MAX_SESSIONS` and forgets them all when it stops)."""
+    """A request names a game (or a review) this server does not hold (never started, or dropped:
+    the server keeps :data:`MAX_SESSIONS` and forgets them all when it stops)."""
 
 
 class TurnError(OmenError):
@@ -66,7 +66,32 @@ class LogEntry:
                 "kind": self.kind}
 
 
-class PlaySession:
+class Versioned:
+    """Something a page follows: every change bumps :attr:`version`, and :meth:`wait` returns at
+    the next one, so a page sees each bot move or step of an analysis as it happens."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._changed = asyncio.Event()
+        self.touched = time.monotonic()
+
+    def _changed_now(self) -> None:
+        self.version += 1
+        self.touched = time.monotonic()
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait(self, after: int, timeout: float) -> None:
+        """Return once :attr:`version` is past ``after``, or after ``timeout`` seconds."""
+        if self.version > after:
+            return
+        try:
+            await asyncio.wait_for(self._changed.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
+
+
+class PlaySession(Versioned):
     """One game against the engine: the person in ``seat``, a bot of ``opponent`` (a spec, as
     :func:`~omen_search.bots.make_bot` reads it) in each other deciding seat.
 
@@ -80,6 +105,7 @@ class PlaySession:
                              f"{' or '.join(map(str, game.deciding_seats))}, not {shown(seat)}")
         if not isinstance(opponent, str) or parse_spec(opponent)[0] == HUMAN:
             raise UsageError(f"opponent: must be a bot spec (random, greedy, pimc:…, ismcts:…), got {shown(opponent)}")
+        super().__init__()
         self.id, self.game, self.searches, self.seat = session_id, game, searches, seat
         self.cards = cards if cards is not None else game.default_cards()
         self.seed = secrets.randbits(64) if seed is None else seed
@@ -91,7 +117,6 @@ class PlaySession:
         self._decisions: list[int] = []  # the plies at which the person decided, for undo
         for move in moves:
             self._apply(move)
-        self.version = 0
         self.resigned = False
         self.error: str | None = None
         self.hint: dict[str, Any] | None = None
@@ -100,8 +125,6 @@ class PlaySession:
         self._advisor: Advisor | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_move: BotMove | None = None
-        self._changed = asyncio.Event()
-        self.touched = time.monotonic()
 
     # -- who is who
 
@@ -144,12 +167,6 @@ class PlaySession:
                 if changes:
                     self.log.append(LogEntry(entry.ply, other, self.player_name(other), entry.turn,
                                              "; ".join(changes), "automaton"))
-
-    def _changed_now(self) -> None:
-        self.version += 1
-        self.touched = time.monotonic()
-        self._changed.set()
-        self._changed = asyncio.Event()
 
     def start(self) -> None:
         """Let the bots play until the person's turn (call once the session is on the loop)."""
@@ -270,15 +287,6 @@ class PlaySession:
 
     # -- what the page sees
 
-    async def wait(self, after: int, timeout: float) -> None:
-        """Return once :attr:`version` is past ``after``, or after ``timeout`` seconds."""
-        if self.version > after:
-            return
-        try:
-            await asyncio.wait_for(self._changed.wait(), timeout)
-        except asyncio.TimeoutError:
-            pass
-
     def snapshot(self) -> dict[str, Any]:
         """The game as the person sees it: the board (:meth:`Game.view` of their observation), their
         legal moves when it is their turn, the moves made so far as they saw them, the result."""
@@ -313,6 +321,12 @@ class PlaySession:
             "error": self.error,
         }
 
+    def brief(self) -> dict[str, Any]:
+        """The game in a line of a list (the games a review can be opened on)."""
+        return {"id": self.id, "game": {"name": self.game.name, "title": self.game.title}, "seat": self.seat,
+                "players": [self.player_name(s) for s in range(self.game.players)], "ply": self.state.ply,
+                "status": self.status}
+
     def record(self) -> dict[str, Any]:
         """The game so far as a record (``omen-record/1``): the seed, the players (the person as
         ``human``) and every move; it replays with ``omen-search replay`` and loads back here."""
@@ -323,29 +337,62 @@ class PlaySession:
         self._stop_hint()
 
 
-class Sessions:
+class Held(Protocol):
+    """What a :class:`Store` holds: something with an id that starts work and can be stopped."""
+
+    id: str
+
+    def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+H = TypeVar("H", bound=Held)
+
+
+class Store(Generic[H]):
+    """Things this server holds by id (games, reviews): at most ``limit``, the one left alone
+    longest dropped (and closed) for a new one. ``kind`` names them in errors."""
+
+    def __init__(self, searches: Searches, kind: str, limit: int = MAX_SESSIONS):
+        self.searches, self.kind, self.limit = searches, kind, limit
+        self._held: OrderedDict[str, H] = OrderedDict()
+
+    def get(self, held_id: str) -> H:
+        """The one with this id; raises :class:`UnknownSessionError` naming it."""
+        found = self._held.get(held_id)
+        if found is None:
+            raise UnknownSessionError(f"{self.kind} {shown(held_id)}: no such {self.kind} on this server (it was "
+                                      "never started here, was closed, or the server restarted); start a new one")
+        self._held.move_to_end(held_id)
+        return found
+
+    def all(self) -> list[H]:
+        """Everything held, the most recently used first."""
+        return list(reversed(self._held.values()))
+
+    async def _add(self, held: H) -> H:
+        while len(self._held) >= self.limit:
+            _, oldest = self._held.popitem(last=False)
+            await oldest.close()
+        self._held[held.id] = held
+        held.start()
+        return held
+
+    async def close(self, held_id: str | None = None) -> None:
+        """Drop one (stopping its searches), or all."""
+        ids = [held_id] if held_id is not None else list(self._held)
+        for i in ids:
+            await self.get(i).close()
+            del self._held[i]
+
+
+class Sessions(Store[PlaySession]):
     """The games this server holds, by id: at most :data:`MAX_SESSIONS`, the one left alone
     longest dropped for a new one."""
 
     def __init__(self, searches: Searches, limit: int = MAX_SESSIONS):
-        self.searches, self.limit = searches, limit
-        self._games: OrderedDict[str, PlaySession] = OrderedDict()
-
-    def get(self, session_id: str) -> PlaySession:
-        session = self._games.get(session_id)
-        if session is None:
-            raise UnknownSessionError(f"game {shown(session_id)}: no such game on this server (it was never "
-                                      "started here, was closed, or the server restarted); start a new one")
-        self._games.move_to_end(session_id)
-        return session
-
-    async def _add(self, session: PlaySession) -> PlaySession:
-        while len(self._games) >= self.limit:
-            _, oldest = self._games.popitem(last=False)
-            await oldest.close()
-        self._games[session.id] = session
-        session.start()
-        return session
+        super().__init__(searches, "game", limit)
 
     async def new(self, game: str, *, seat: int = 0, opponent: str = DEFAULT_OPPONENT, options: Any = None,
                   seed: int | None = None) -> PlaySession:
@@ -384,13 +431,6 @@ class Sessions:
         session = PlaySession(secrets.token_urlsafe(9), game, self.searches, seat=seat, opponent=opponent,
                               seed=state.seed, config=state.config, cards=cards, moves=tuple(state.moves))
         return await self._add(session)
-
-    async def close(self, session_id: str | None = None) -> None:
-        """Drop one game (stopping its searches), or every game."""
-        ids = [session_id] if session_id is not None else list(self._games)
-        for i in ids:
-            await self.get(i).close()
-            del self._games[i]
 
 
 def _is_bot(spec: str) -> bool:

@@ -1,6 +1,7 @@
 // omen-search serve: the page. Plain JavaScript, no build step, nothing fetched but this server's API.
-// Screens by the address's #fragment: #/ the new-game form, #/play/<id> a game. The board is drawn
-// from the game's own description of it (Game.view), so no game is named here.
+// Screens by the address's #fragment: #/ the new-game form, #/play/<id> a game, #/review and
+// #/review/<id> the reviews (review.js). The board is drawn from the game's own description of it
+// (Game.view), so no game is named here.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -53,13 +54,17 @@ async function api(method, path, body) {
 
 const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(0)}%`);
 
+// show one screen (a <main> element) and hide the others
+function showScreen(id) {
+  for (const screen of document.querySelectorAll("main")) screen.hidden = screen.id !== id;
+}
+
 // ---------------------------------------------------------------- the new-game form
 
 async function showNew() {
   stopPolling();
   state.game = null;
-  $("screen-play").hidden = true;
-  $("screen-new").hidden = false;
+  showScreen("screen-new");
   document.title = "New game · Omen";
   if (!state.games) state.games = await api("GET", "/api/games");
   const select = $("f-game");
@@ -168,8 +173,7 @@ async function loadRecord(event) {
 // ---------------------------------------------------------------- a game
 
 async function showGame(id) {
-  $("screen-new").hidden = true;
-  $("screen-play").hidden = false;
+  showScreen("screen-play");
   if (!state.game || state.game.id !== id) {
     state.picked = [];
     state.lastLog = -1;
@@ -254,6 +258,8 @@ function renderStatus(game) {
   $("b-save").href = `/api/play/${encodeURIComponent(game.id)}/record`;
 }
 
+// the board is drawn from a table: {view, seat (whose view it is), players (names by seat), me (the
+// name of that seat: "you" when unsaid)}
 function seatOrder(game) {
   // the others first (across the table), you last (nearest)
   const seats = game.view.seats.map((s) => s.seat);
@@ -293,21 +299,24 @@ function seatBlock(game, seat) {
   const you = seat.seat === game.seat;
   const piles = seat.piles.filter((p) => p.cards.length || p.hidden || (you && p.name === "hand"));
   return el("section", { class: `panel seat ${you ? "you" : "them"}`, "data-seat": seat.seat },
-    el("h2", {}, seat.name, el("span", { class: "who" }, ` · ${you ? "you" : game.players[seat.seat]} (seat ${seat.seat})`)),
+    el("h2", {}, seat.name, el("span", { class: "who" }, ` · ${you ? game.me || "you" : game.players[seat.seat]} (seat ${seat.seat})`)),
     factList(seat.facts), piles.map(pileBlock));
 }
 
 function renderBoard(game) {
+  drawBoard($("board"), game);
+}
+
+function drawBoard(board, game) {
   const view = game.view;
   const bySeat = Object.fromEntries(view.seats.map((s) => [s.seat, s]));
   const order = seatOrder(game);
-  const board = $("board");
   const zones = el("div", { class: "zones" }, view.zones.map((zone) => el("section", { class: "panel zone", "data-zone": zone.name },
     el("h3", {}, zone.name, (zone.marks || []).map((m) => el("span", { class: "mark" }, m))),
     factList(zone.facts),
     order.map((s) => zone.sides.find((side) => side.seat === s)).filter(Boolean).map((side) =>
       el("div", { class: `side-of ${side.seat === game.seat ? "you" : "them"}` },
-        el("span", { class: "strength" }, `${side.seat === game.seat ? "you" : game.players[side.seat]}`,
+        el("span", { class: "strength" }, `${side.seat === game.seat ? game.me || "you" : game.players[side.seat]}`,
            (side.facts || []).map((f) => ` · ${f.label} ${f.value}`)),
         cardList(side.cards))))));
   const shared = view.piles.filter((p) => p.cards.length || p.hidden);
@@ -342,46 +351,56 @@ function advance(moves, picked) {
   }
 }
 
+// A decision's moves as buttons, step by step: the steps picked so far (with "← back") and the
+// next ones. choose(move) makes a move; repick(steps) draws the picker again with those steps picked.
+function stepPicker(moves, view, chosen, choose, repick) {
+  const { picked, complete, next } = advance(moves, chosen);
+  const backTo = advance(moves, []).picked.length;  // the steps taken for you at the start
+  const options = [];
+  for (const m of complete) {
+    options.push(el("button", { type: "button", class: "primary", "data-move": m.move, onclick: () => choose(m.move) },
+      `✓ ${m.move}`));
+  }
+  for (const [step, stepMoves] of next) {
+    const only = stepMoves.length === 1 ? stepMoves[0] : null;
+    const rest = only ? only.steps.slice(picked.length + 1).join(" ") : `${stepMoves.length} choices`;
+    options.push(el("button", {
+      type: "button", class: picked.length === 0 ? "kind" : "", "data-step": step,
+      "data-move": only ? only.move : null, title: only ? only.move : null,
+      onclick: () => { if (only) choose(only.move); else repick([...picked, step]); },
+    }, step, rest ? el("span", { class: "more" }, rest) : null));
+  }
+  const cards = new Map();
+  for (const s of view.seats) for (const p of s.piles) for (const c of p.cards) cards.set(c.name, c);
+  return [
+    picked.length ? el("div", { class: "crumbs" },
+      picked.length > backTo ? el("button", { type: "button", class: "back", onclick: () => repick(picked.slice(0, -1)) }, "← back") : null,
+      picked.map((s) => el("span", { class: "step", title: cards.has(s) ? cards.get(s).text : null }, s))) : null,
+    el("div", { class: "options", role: "group", "aria-label": "choices" }, options),
+  ];
+}
+
 // the decision: the legal moves as steps (kind, then card, then city ...), never one long list
 function renderDecision(game) {
   const box = $("decide");
   if (game.status !== "your-move") {
     fill(box, el("h2", {}, game.status === "over" ? "Game over" : "Waiting"),
       game.status === "over"
-        ? el("p", {}, game.result.text, " ", el("a", { href: "#/" }, "New game"))
+        ? [el("p", {}, game.result.text, " ", el("a", { href: "#/" }, "New game")),
+           el("button", { type: "button", class: "primary", id: "b-review", onclick: () => reviewGame(game.id) }, "Review this game")]
         : el("p", { class: "waiting" }, el("span", { class: "spinner" }),
              `${game.players[game.to_move]} is choosing`,
              game.thinking && game.thinking.iterations ? ` (${game.thinking.iterations} iterations)` : "", "…"));
     return;
   }
-  const { picked, complete, next } = advance(game.moves, state.picked);
-  const backTo = advance(game.moves, []).picked.length;  // the steps taken for you at the start
-  const options = [];
-  for (const m of complete) {
-    options.push(el("button", { type: "button", class: "primary", "data-move": m.move, onclick: () => play(m.move) },
-      `✓ ${m.move}`));
-  }
-  for (const [step, moves] of next) {
-    const only = moves.length === 1 ? moves[0] : null;
-    const rest = only ? only.steps.slice(picked.length + 1).join(" ") : `${moves.length} choices`;
-    options.push(el("button", {
-      type: "button", class: picked.length === 0 ? "kind" : "", "data-step": step,
-      "data-move": only ? only.move : null, title: only ? only.move : null,
-      onclick: () => { if (only) play(only.move); else { state.picked = [...picked, step]; renderDecision(game); focusFirstOption(); } },
-    }, step, rest ? el("span", { class: "more" }, rest) : null));
-  }
-  const cards = new Map();
-  for (const s of game.view.seats) for (const p of s.piles) for (const c of p.cards) cards.set(c.name, c);
-  fill(box, 
+  fill(box,
     el("h2", {}, `Your move: ${game.decision}`, el("span", { class: "note" }, `${game.moves.length} legal`)),
-    picked.length ? el("div", { class: "crumbs" },
-      picked.length > backTo ? el("button", { type: "button", id: "b-back", onclick: () => { state.picked = picked.slice(0, -1); renderDecision(game); focusFirstOption(); } }, "← back") : null,
-      picked.map((s) => el("span", { class: "step", title: cards.has(s) ? cards.get(s).text : null }, s))) : null,
-    el("div", { class: "options", role: "group", "aria-label": "choices" }, options));
+    stepPicker(game.moves, game.view, state.picked, play,
+               (picked) => { state.picked = picked; renderDecision(game); focusFirstOption("#decide"); }));
 }
 
-function focusFirstOption() {
-  const first = document.querySelector("#decide .options button");
+function focusFirstOption(box) {
+  const first = document.querySelector(`${box} .options button`);
   if (first) first.focus();
 }
 
@@ -467,7 +486,9 @@ function route() {
   showError("");
   $("card-info").hidden = true;
   const match = location.hash.match(/^#\/play\/([\w-]+)$/);
+  const review = location.hash.match(/^#\/review(?:\/([\w-]+))?$/);
   if (match) showGame(match[1]);
+  else if (review) (review[1] ? showReview(review[1]) : showOpenReview()).catch((error) => showError(error.message));
   else showNew().catch((error) => showError(error.message));
 }
 

@@ -88,6 +88,7 @@ class CoreState:
     active: int
     turn: int
     first_turn: bool
+    first_player: int | None  # the seat that took the first turn, None before it is decided
     reward_used: bool
     war_city: int
     war_victor: int

@@ -24,6 +24,7 @@ from omen_search.games.reign.reference import GameState, Parts
 from omen_search.games.reign.rules import Config
 from omen_search.rng import Rng
 from omen_search.search import Limit, ismcts
+from reign_helper import dealt_decks, stack_decks
 
 GAMES = int(os.environ.get("OMEN_REIGN_GAMES", "20"))
 
@@ -46,6 +47,10 @@ SETUPS = {
     "emissary": Config(emissary=True),
     "build": Config(deck="build", decks=_build_decks(), first_player=1),
     "catch_up": Config(catch_up=True, beginner=True, max_turns=30),
+    "given": Config(deck="given", decks=dealt_decks(1)),
+    "given_stacks": Config(deck="given", decks=stack_decks(), first_player=1),
+    "melee_table": Config(deck="given", decks=dealt_decks(2), coin_supply=20, emissary=True),
+    "coins_20": Config(coin_supply=20),
 }
 # D-ablate-1: a set-up with one unit design left out (CardSet.without), a design of each type
 ABLATED = {
@@ -92,6 +97,14 @@ def _play_both(seed: int, config: Config, cards: CardSet | None = None) -> int:
 def test_core_plays_the_reference_game_move_for_move(name: str) -> None:
     for seed in range(GAMES):
         _play_both(seed, SETUPS[name])
+
+
+@pytest.mark.parametrize("coins", [40, 20])
+def test_core_plays_the_reference_game_move_for_move_with_decks_dealt_per_seed(coins: int) -> None:
+    """A Grand Melee table's set-up (D-given-1, R-melee-3): each seed's game has its own given decks,
+    30 cards each dealt from that seed, as after a Simplified draft."""
+    for seed in range(GAMES):
+        _play_both(seed, Config(deck="given", decks=dealt_decks(seed), coin_supply=coins, emissary=seed % 2 == 1))
 
 
 @pytest.mark.parametrize("name", list(ABLATED))

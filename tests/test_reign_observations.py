@@ -11,7 +11,7 @@ from omen_search.games.reign.positions import state_from_observation
 from omen_search.games.reign.reference import GameState
 from omen_search.games.reign.rules import Config
 from omen_search.rng import Rng
-from reign_helper import BUILD_DECKS
+from reign_helper import BUILD_DECKS, dealt_decks, stack_decks
 
 VARIANTS = {
     "base": Config(),
@@ -21,6 +21,8 @@ VARIANTS = {
     "draft": Config(deck="draft"),
     "build": Config(deck="build", decks=BUILD_DECKS),
     "sdraft": Config(deck="sdraft"),
+    "given": Config(deck="given", decks=dealt_decks(4)),
+    "given_stacks_20_coins": Config(deck="given", decks=stack_decks(), coin_supply=20, emissary=True),
 }
 
 

@@ -36,6 +36,7 @@ from omen_search.games.reign.reference import GameState
 from omen_search.games.reign.rules import (
     CITIES,
     CITY_LIMIT,
+    COIN_SUPPLY,
     COINS,
     DECKS,
     DEFAULT_MAX_TURNS,
@@ -49,7 +50,7 @@ from omen_search.games.reign.rules import (
     Config,
 )
 from omen_search.rng import Rng
-from reign_helper import BUILD_DECKS
+from reign_helper import BUILD_DECKS, dealt_decks, stack_decks
 
 CARDS = default_cards()
 UNIT_NAMES = {u.name for u in CARDS.units}
@@ -97,13 +98,29 @@ def build_decks(draw, beginner: bool = False) -> tuple[str, ...]:
 
 
 @st.composite
+def given_decks(draw, beginner: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Two given decks (D-given-1): from 4 cards (a starting hand) to half the cards in play each,
+    taken from a shuffle of every card, so that no design has more copies than the set."""
+    every = [u.name for u in designs(beginner) for _ in range(u.copies)]
+    shuffled = draw(st.permutations(every))
+    n0, n1 = draw(st.integers(4, len(every) // 2)), draw(st.integers(4, len(every) // 2))
+    return tuple(shuffled[:n0]), tuple(shuffled[n0:n0 + n1])
+
+
+@st.composite
 def configs(draw, decks: tuple[str, ...] = DECKS, short: bool = True) -> Config:
-    """Any configuration: every deck variant, beginner, emissary, catch-up, first player and,
-    if ``short``, sometimes a small turn cap (R-end-4)."""
+    """Any configuration: every deck variant, beginner, emissary, catch-up, first player, the coin
+    supply (40, a Grand Melee table's 20, or any the core holds) and, if ``short``, sometimes a
+    small turn cap (R-end-4)."""
     deck = draw(st.sampled_from(decks))
     beginner = draw(st.booleans())
-    lists = (draw(build_decks(beginner)), draw(build_decks(beginner))) if deck == "build" else ()
+    lists: tuple = ()
+    if deck == "build":
+        lists = (draw(build_decks(beginner)), draw(build_decks(beginner)))
+    elif deck == "given":
+        lists = draw(given_decks(beginner))
     max_turns = draw(st.integers(1, 30)) if short and draw(st.integers(0, 3)) == 0 else DEFAULT_MAX_TURNS
+    least = 2 * DRAFT_COINS if deck == "draft" else COIN_SUPPLY[0]
     return Config(
         first_player=draw(st.integers(0, 1)),
         emissary=draw(st.booleans()),
@@ -112,6 +129,7 @@ def configs(draw, decks: tuple[str, ...] = DECKS, short: bool = True) -> Config:
         decks=lists,
         catch_up=draw(st.booleans()),
         max_turns=max_turns,
+        coin_supply=draw(st.sampled_from([COINS, 20]) | st.integers(least, COIN_SUPPLY[1])),
     )
 
 
@@ -211,6 +229,8 @@ def expected_decks(s: GameState) -> list[Counter]:
         return [one, Counter(one)]
     if cfg.deck == "build":
         return [Counter(t for n in deck for t in [CARDS.unit(n).index] * CARDS.unit(n).copies) for deck in cfg.decks]
+    if cfg.deck == "given":
+        return [Counter(CARDS.unit(n).index for n in deck) for deck in cfg.decks]
     if cfg.deck == "draft":
         return [Counter(t for d in s.drafted[p] for t in [d] * names[d].copies) for p in (0, 1)]
     return [Counter({t: n for t, n in enumerate(s.deck_lists[p]) if n}) for p in (0, 1)]
@@ -272,7 +292,7 @@ def check_invariants(s: GameState) -> None:
             assert s.pot == 0
     # ---- coins: 40 in all (R-comp-4), none negative
     assert min(s.coins) >= 0 and s.pot >= 0 and s.supply() >= 0, f"{ply}: coins {s.coins} pot {s.pot}"
-    assert s.coins[0] + s.coins[1] + s.pot + s.supply() == COINS
+    assert s.coins[0] + s.coins[1] + s.pot + s.supply() == s.config.coin_supply
     # ---- reward cards: 12, in a city stack, a hand, or used
     rewards = [r for c in s.city_rewards for r in c]
     for p in (0, 1):
@@ -343,6 +363,8 @@ VARIANTS = {
     "draft": Config(deck="draft"),
     "build": Config(deck="build", decks=BUILD_DECKS),
     "sdraft": Config(deck="sdraft"),
+    "given": Config(deck="given", decks=dealt_decks(3)),
+    "given_stacks_20_coins": Config(deck="given", decks=stack_decks(), coin_supply=20),
     "beginner": Config(beginner=True),
     "emissary": Config(emissary=True),
     "catch_up": Config(catch_up=True),
@@ -762,7 +784,7 @@ def test_determinisation_at_every_step_of_a_draft_and_the_emissaries(deck):
     pick of a draft (a Simplified draft's first pick of a round, before and after the opponent's
     pick, and the later steps), both emissaries (the second chosen with the first face down) and
     the first decisions of play, each for both players with several worlds."""
-    decks = BUILD_DECKS if deck == "build" else ()
+    decks = BUILD_DECKS if deck == "build" else dealt_decks(11) if deck == "given" else ()
     state = GameState.new(seed=11, config=Config(deck=deck, decks=decks, emissary=True))
     kinds: Counter = Counter()
     for s in walk(state, 5):

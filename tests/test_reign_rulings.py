@@ -1530,6 +1530,24 @@ def test_ruling_r_sdraft_3_picks_are_face_down_and_there_are_no_type_limits() ->
     assert designs > 4  # more Beast designs than a Card Drafting deck may hold
 
 
+def test_ruling_d_given_1_a_given_deck_is_its_players_own_and_known_to_both() -> None:
+    given = (("Satyr", "Satyr", "Cyclops", "Hoplite Recruit", "Haruspex", "Temple Guard"),
+             ("Griffin", "Harpy", "Harpy", "Augur of Zeus", "Phoenix"))
+    s = new(81, deck="given", decks=given)
+    for p in (0, 1):  # R-own-1: each draws from their own deck, exactly the cards given
+        assert names(s.deck_lists[p]) == Counter(given[p])
+        assert hand(s, p) <= Counter(given[p]) and sum(hand(s, p).values()) == 4
+        assert sorted(deck(s, p)) == sorted((Counter(given[p]) - hand(s, p)).elements())
+        # both players know what each given deck holds: nothing of it is unknown
+        them = s.observation(1 - p)["players"][p]
+        assert Counter(them["deck_list"]) == Counter(given[p]) and them["deck_list_unknown"] == 0
+    # a world dealt for seat 0 deals seat 1's hidden cards from seat 1's given deck only
+    for seed in range(20):
+        world = s.determinized(0, seed)
+        hidden = hand(world, 1) + Counter(deck(world, 1))
+        assert hidden == Counter(given[1]) and deck(world, 0) != [] and hand(world, 0) == hand(s, 0)
+
+
 # ============================================================================ card texts (R-card)
 
 

@@ -154,9 +154,11 @@ cdef int setup_of(CoreTables tables, config, Setup* cfg) except -1:
     cfg.deck = _rules.DECKS.index(config.deck)
     cfg.catch_up = config.catch_up
     cfg.max_turns = config.max_turns
-    for p, names in enumerate(config.decks):
-        for i, name in enumerate(names):
-            cfg.decks[p][i] = tables.cards.unit(name).index
+    cfg.coin_supply = config.coin_supply  # Config checks it against rules.COIN_SUPPLY, 8 bits
+    for p, names in enumerate(config.decks):  # check_decks keeps each count within the card set's copies
+        for name in names:
+            t = tables.cards.unit(name).index
+            cfg.lists[p][t] = tables.tb.copies[t] if config.deck == "build" else cfg.lists[p][t] + 1
     return 0
 
 
@@ -315,7 +317,7 @@ cdef class CoreState:
             _counts_in(s.rewards_used[p], _tally(state.rewards_used[p], core.tables.tb.R), core.tables.tb.R,
                        f"rewards_used[{p}]")
             _counts_in(s.feats[p], [int(done) for done in state.feats[p]], NFEATS, f"feats[{p}]")
-            s.coins[p] = _small(state.coins[p], COINS, "coins")
+            s.coins[p] = _small(state.coins[p], s.cfg.coin_supply, "coins")
             s.hand_discards[p] = _small(state.hand_discards[p], 255, "hand_discards")
             s.emissaries[p] = _small(state.emissaries[p], T - 1, "emissaries", -1)
             s.chosen[p] = _small(state.chosen[p], T - 1, "chosen", -1)
@@ -344,7 +346,7 @@ cdef class CoreState:
         if state.pending is not None:
             s.pending = _pending_in(state.pending, T)
         s.beast = _small(state.beast, T - 1, "beast", -1)
-        s.pot = _small(state.pot, COINS, "pot")
+        s.pot = _small(state.pot, s.cfg.coin_supply, "pot")
         s.beast_abilities = _small(state.beast_abilities, 255, "beast_abilities")
         s.active = _small(state.active, 1, "active")
         s.turn = _small(state.turn, 65535, "turn")
@@ -712,6 +714,13 @@ cdef class CoreState:
     @property
     def first_turn(self):
         return bool(self.s.first_turn)
+
+    @property
+    def first_player(self):
+        """The seat that took the first turn, ``None`` before it is decided (reference: first_player)."""
+        if self.s.phase <= PH_EMISSARY:
+            return None
+        return self.s.active if self.s.turn % 2 == 1 else 1 - self.s.active
 
     @property
     def reward_used(self):

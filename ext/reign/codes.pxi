@@ -51,8 +51,9 @@ cdef enum:
     DECK_DRAFT
     DECK_BUILD
     DECK_SDRAFT
+    DECK_GIVEN
 
-assert _rules.DECKS == ("shared", "skill", "draft", "build", "sdraft")
+assert _rules.DECKS == ("shared", "skill", "draft", "build", "sdraft", "given")
 
 # rules.PHASES
 cdef enum:
@@ -132,7 +133,6 @@ assert tuple(VERBS).index("use") == V_USE and tuple(VERBS).index("offer") == V_O
 # the numbers of the table (rules.py)
 cdef enum:
     CITY_LIMIT = 5
-    COINS = 40
     START_HAND = 4
     START_COINS = 4
     REWARDS_PER_CITY = 4
@@ -153,11 +153,11 @@ DRAFT_LIMIT[0] = 0
 for _kind, _most in _rules.DRAFT_LIMITS.items():
     DRAFT_LIMIT[_TYPES[_kind]] = _most
 
-assert (_rules.CITY_LIMIT, _rules.COINS, _rules.START_HAND, _rules.START_COINS, _rules.REWARDS_PER_CITY,
+assert (_rules.CITY_LIMIT, _rules.START_HAND, _rules.START_COINS, _rules.REWARDS_PER_CITY,
         _rules.FEATS_TO_END, _rules.ENRAGED_STRENGTH, _rules.WINNER_KEEPS, _rules.LOSER_KEEPS, _rules.MAX_CHAIN,
         _rules.DEAL_ATTEMPTS, _rules.DRAFT_STACKS, _rules.DRAFT_COINS, _rules.SDRAFT_ROUNDS, _rules.SDRAFT_PACK) == (
-        CITY_LIMIT, COINS, START_HAND, START_COINS, REWARDS_PER_CITY, FEATS_TO_END, ENRAGED_STRENGTH, WINNER_KEEPS,
+        CITY_LIMIT, START_HAND, START_COINS, REWARDS_PER_CITY, FEATS_TO_END, ENRAGED_STRENGTH, WINNER_KEEPS,
         LOSER_KEEPS, MAX_CHAIN, DEAL_ATTEMPTS, DRAFT_STACKS, DRAFT_COINS, SDRAFT_ROUNDS, SDRAFT_PACK)
 assert (_cards.MAX_UNIT_DESIGNS, _cards.MAX_UNIT_CARDS, _cards.REWARD_CARDS, _cards.FEATS, _cards.MAX_EFFECTS) == (
         MAX_T, MAX_CARDS, NREWARDS, NFEATS, MAX_EFFECTS)
-assert _rules.CITIES == NCITIES and NREWARDS == NCITIES * REWARDS_PER_CITY and BUILD_DESIGNS == DRAFT_STACKS
+assert _rules.CITIES == NCITIES and NREWARDS == NCITIES * REWARDS_PER_CITY and _rules.COIN_SUPPLY[1] <= 255

@@ -22,7 +22,6 @@ cdef enum:
     MAX_EFFECTS = 16      # effects of one ability (cards.MAX_EFFECTS)
     MAX_PROGS = 62        # MAX_T unit abilities, then MAX_R reward cards
     DRAFT_MAX = 20        # Card Drafting: stacks one player may take (2 * rules.DRAFT_STACKS at most)
-    BUILD_DESIGNS = 10    # Deck Building: designs in a deck (rules.DRAFT_STACKS)
     MAX_STACK = 64        # frames: one base ability, at most MAX_CHAIN Soldiers, a Beast marker and one
                           # resumed pick per frame (about 20); the rest is room to spare
     MAX_MOVES = 1024      # legal moves of one decision (the card loader's limits bound it below this)
@@ -87,7 +86,8 @@ cdef struct Setup:
     uint8_t deck                      # DECK_*: index into rules.DECKS
     uint8_t catch_up
     uint16_t max_turns
-    uint8_t decks[2][BUILD_DESIGNS]   # Deck Building: each seat's design ids
+    uint8_t coin_supply               # the table's coins (R-comp-4; rules.COIN_SUPPLY keeps it in 8 bits)
+    uint8_t lists[2][MAX_T]           # Deck Building and given decks: each seat's cards, copies per design
 
 cdef struct State:
     # -- the header: logged whole by every apply

@@ -154,7 +154,7 @@ cdef inline int pile(const State* s, int p) noexcept nogil:
     return 0 if s.cfg.deck == DECK_SHARED else p
 
 cdef inline int supply(const State* s) noexcept nogil:
-    return COINS - s.coins[0] - s.coins[1] - s.pot
+    return s.cfg.coin_supply - s.coins[0] - s.coins[1] - s.pot
 
 cdef inline int hand_size(const Tables* tb, const State* s, int p) noexcept nogil:
     return omen_sum50(s.hands[p])  # entries past T are 0

@@ -23,7 +23,7 @@ cdef void setup(const Tables* tb, State* s, uint64_t seed, const Setup* cfg) noe
     cdef Ctx c
     cdef uint8_t rewards[NREWARDS]
     cdef uint8_t lists[2 * MAX_T]
-    cdef int i, k, r, t, p
+    cdef int i, k, r, t
     c.tb = tb
     c.s = s
     c.tr = NULL
@@ -63,13 +63,8 @@ cdef void setup(const Tables* tb, State* s, uint64_t seed, const Setup* cfg) noe
         designs(tb, cfg, lists, EACH_ONCE)
         memcpy(&lists[MAX_T], lists, MAX_T)
         own_decks(&c, lists)
-    elif cfg.deck == DECK_BUILD:  # R-build-1: all the copies of 10 designs
-        memset(lists, 0, sizeof(lists))
-        for p in range(2):
-            for i in range(BUILD_DESIGNS):
-                t = cfg.decks[p][i]
-                lists[p * MAX_T + t] = tb.copies[t]
-        own_decks(&c, lists)
+    elif cfg.deck == DECK_BUILD or cfg.deck == DECK_GIVEN:  # R-build-1, D-given-1: the decks of the set-up
+        own_decks(&c, &cfg.lists[0][0])
     elif cfg.deck == DECK_DRAFT:  # R-draft-1: a design left out has no stack
         designs(tb, cfg, lists, EACH_COPY)
         for t in range(tb.T):

@@ -26,7 +26,7 @@ from omen_search.game import Game
 from omen_search.games.reign.actions import SPACE
 from omen_search.games.reign.cards import CardSet
 from omen_search.games.reign.positions import load_position, to_position
-from omen_search.games.reign.rules import COINS, Config
+from omen_search.games.reign.rules import Config
 from omen_search.games.reign.vectors import ObservationVector
 
 MAX_GAME_LENGTH = 20000  # plies: a game ends after 200 turns (R-end-4); random games take about 200
@@ -57,8 +57,9 @@ class ReignAdapter:
         return CoreState.new(seed=seed, cards=self.cards, config=config)
 
     def observation_high(self, config: Config) -> float:
-        """The largest number the encoding holds: card counts are at most 174, the turn ``max_turns``."""
-        return float(max(sum(u.copies for u in self.cards.units), COINS, config.max_turns))
+        """The largest number the encoding holds: card counts are at most 174, coins the table's
+        ``coin_supply``, the turn ``max_turns``."""
+        return float(max(sum(u.copies for u in self.cards.units), config.coin_supply, config.max_turns))
 
     def action_of(self, move_id: int) -> int:
         return SPACE.action_of(move_id)

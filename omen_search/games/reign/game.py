@@ -13,13 +13,14 @@ from omen_search.games.reign.heuristic import evaluate
 from omen_search.games.reign.notation import Move
 from omen_search.games.reign.observe import observe, written_config
 from omen_search.games.reign.reference import GameState
-from omen_search.games.reign.rules import CITIES, DECK_HELP, DECKS, DEFAULT_MAX_TURNS, GAME, Config
+from omen_search.games.reign.rules import CITIES, COINS, DECK_HELP, DECKS, DEFAULT_MAX_TURNS, GAME, Config
 
 HIDDEN_CHOICE = "(face down)"  # an opponent's emissary or Simplified-draft pick, as the other seat sees it
 
 
 def parse_decks(text: str) -> tuple[tuple[str, ...], ...]:
-    """``--decks "A,B,…;C,D,…"``: each seat's 10 design names, seat 0's first."""
+    """``--decks "A,B,…;C,D,…"``: each seat's names (10 designs, or every card of a given deck),
+    seat 0's first."""
     if not text:
         return ()
     seats = text.split(";")
@@ -53,9 +54,11 @@ class ReignGame(Game):
         Option("beginner", "only the beginner (one-circle) units, R-var-1", False, (False, True)),
         Option("deck", "the deck variant (" + "; ".join(f"{k}: {v}" for k, v in DECK_HELP.items())
                + ")", "shared", DECKS),
-        Option("decks", "with --deck build: each seat's 10 design names, 'A,B,...;C,D,...'", ""),
+        Option("decks", "with --deck build: each seat's 10 design names; with --deck given: each seat's "
+               "cards, one name per card; 'A,B,...;C,D,...'", ""),
         Option("catch_up", "the optional catch-up wealth actions, R-wealth-4", False, (False, True)),
         Option("max_turns", "end the game after this many turns, ruling D-end-2", DEFAULT_MAX_TURNS),
+        Option("coin_supply", "the coins of the table, R-comp-4 (a Grand Melee table: 20, R-melee-3)", COINS),
     )
 
     def config(self, **options: Any) -> Config:
@@ -65,7 +68,8 @@ class ReignGame(Game):
                       beginner=options.get("beginner", False), deck=options.get("deck", "shared"),
                       decks=parse_decks(decks) if isinstance(decks, str) else decks,
                       catch_up=options.get("catch_up", False),
-                      max_turns=options.get("max_turns", DEFAULT_MAX_TURNS))
+                      max_turns=options.get("max_turns", DEFAULT_MAX_TURNS),
+                      coin_supply=options.get("coin_supply", COINS))
 
     def parse_move(self, text: str) -> Move:
         return Move.parse(text)

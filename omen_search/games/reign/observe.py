@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from omen_search.errors import FormatError
-from omen_search.games.reign.rules import CITIES, GAME, SDRAFT_PACK, Config, Pending
+from omen_search.games.reign.rules import CITIES, COINS, GAME, SDRAFT_PACK, Config, Pending
 
 OBSERVATION_FORMAT = "omen-observation/1"
 
@@ -44,6 +44,7 @@ def written_config(config: Config) -> dict[str, Any]:
         **({"decks": [list(d) for d in config.decks]} if config.decks else {}),
         "catch_up": config.catch_up,
         "max_turns": config.max_turns,
+        **({"coin_supply": config.coin_supply} if config.coin_supply != COINS else {}),
     }
 
 

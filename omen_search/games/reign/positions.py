@@ -17,12 +17,13 @@ from typing import Any
 from omen_search.documents import JsonReader, document
 from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
 from omen_search.game import Game, get_game
-from omen_search.games.reign.cards import CardSet, default_cards
+from omen_search.games.reign.cards import MAX_UNIT_CARDS, CardSet, default_cards
 from omen_search.games.reign.observe import OBSERVATION_FORMAT, observe, public_view, seat_view, unit_names
 from omen_search.games.reign.reference import GameState, Parts
 from omen_search.games.reign.rules import (
     CITIES,
     CITY_LIMIT,
+    COIN_SUPPLY,
     COINS,
     DECISIONS,
     DECKS,
@@ -99,7 +100,8 @@ def read_config(r: DocumentReader, doc: dict, root: str) -> Config:
     raw = r.obj(r.get(doc, "config", root, {}), f"{root}.config")
     at = f"{root}.config"
     decks = raw.get("decks", [])
-    decks = tuple(tuple(r.items(d, f"{at}.decks[{i}]", most=50)) for i, d in enumerate(r.items(decks, f"{at}.decks", most=2)))
+    decks = tuple(tuple(r.items(d, f"{at}.decks[{i}]", most=MAX_UNIT_CARDS))
+                  for i, d in enumerate(r.items(decks, f"{at}.decks", most=2)))
     try:
         config = Config(
             first_player=r.integer(raw.get("first_player", 0), f"{at}.first_player", 0, 1),
@@ -109,6 +111,7 @@ def read_config(r: DocumentReader, doc: dict, root: str) -> Config:
             decks=decks,
             catch_up=r.boolean(raw.get("catch_up", False), f"{at}.catch_up"),
             max_turns=r.integer(raw.get("max_turns", Config().max_turns), f"{at}.max_turns", *TURNS),
+            coin_supply=r.integer(raw.get("coin_supply", COINS), f"{at}.coin_supply", *COIN_SUPPLY),
         )
         check_decks(r.cards, config)
     except UsageError as exc:
@@ -184,7 +187,7 @@ def _read_public(r: DocumentReader, doc: dict, root: str, parts: Parts) -> None:
     parts.first_turn = r.boolean(r.get(doc, "first_turn", root, parts.turn == 1), f"{root}.first_turn")
     parts.phase = r.choice(r.get(doc, "phase", root), f"{root}.phase", PHASES)
     parts.ply = r.integer(r.get(doc, "ply", root, 0), f"{root}.ply", 0, 10**7)
-    parts.pot = r.integer(r.get(doc, "pot", root, 0), f"{root}.pot", 0, COINS)
+    parts.pot = r.integer(r.get(doc, "pot", root, 0), f"{root}.pot", 0, parts.config.coin_supply)
     piles = r.pair(r.get(doc, "discards", root, [[], []]), f"{root}.discards")
     parts.discards = [r.units(piles[i], f"{root}.discards[{i}]") for i in (0, 1)]
     if not parts.config.own_decks and parts.discards[1]:
@@ -291,15 +294,16 @@ def _read_seats(r: DocumentReader, doc: dict, root: str, parts: Parts, full: tup
             parts.rewards_hand[p] = sorted(r.rewards(r.get(raw, "rewards", at), f"{at}.rewards"))
             if any(k > h for k, h in zip(parts.known[p], parts.hands[p])):
                 r.fail(f"{at}.known", "lists a card that is not in the hand")
-        parts.coins[p] = r.integer(r.get(raw, "coins", at), f"{at}.coins", 0, COINS)
+        parts.coins[p] = r.integer(r.get(raw, "coins", at), f"{at}.coins", 0, parts.config.coin_supply)
         parts.rewards_used[p] = sorted(r.rewards(raw.get("rewards_used", []), f"{at}.rewards_used"))
         done = r.items(raw.get("feats", []), f"{at}.feats", most=len(r.cards.feats))
         names = [f.name for f in r.cards.feats]
         for i, name in enumerate(done):
             r.choice(name, f"{at}.feats[{i}]", tuple(names))
         parts.feats[p] = [f.name in done for f in r.cards.feats]
-    if sum(parts.coins) + parts.pot > COINS:
-        r.fail(f"{root}.players", f"the players hold {sum(parts.coins) + parts.pot} coins, the game has {COINS}")
+    if sum(parts.coins) + parts.pot > parts.config.coin_supply:
+        r.fail(f"{root}.players", f"the players hold {sum(parts.coins) + parts.pot} coins, the game has "
+                                  f"{parts.config.coin_supply} (config.coin_supply)")
     return raws
 
 

@@ -35,7 +35,6 @@ from omen_search.games.reign.rules import (
     CITIES,
     CITY_LIMIT,
     DEAL_ATTEMPTS,
-    COINS,
     DRAFT,
     DRAFT_COINS,
     DRAFT_LIMITS,
@@ -204,8 +203,9 @@ class GameState(Parts, DecisionEngine):
         elif deck == "skill":  # R-skill-1: one card of each design
             self._own_decks([self.designs(), self.designs()])
         elif deck == "build":  # R-build-1: all the copies of 10 designs
-            self._own_decks([self._copies([self.cards.unit(name).index for name in names])
-                             for names in self.config.decks])
+            self._own_decks([self._copies([self._id(name) for name in names]) for names in self.config.decks])
+        elif deck == "given":  # D-given-1: each deck card by card, as the config lists it
+            self._own_decks([[self._id(name) for name in names] for names in self.config.decks])
         elif deck == "draft":  # R-draft-1: a design left out has no stack
             self.pool = [t for t in self.designs() if self.units[t].copies]
             self.coins = [DRAFT_COINS, DRAFT_COINS]
@@ -357,8 +357,18 @@ class GameState(Parts, DecisionEngine):
     # ------------------------------------------------------------------ small helpers
 
     def supply(self) -> int:
-        """Coins left in the supply: 40 in all (R-comp-4), the drafting pot included."""
-        return COINS - self.coins[0] - self.coins[1] - self.pot
+        """Coins left in the supply: the table's ``coin_supply`` (R-comp-4: 40; R-melee-3: 20) less the
+        players' coins and the drafting pot."""
+        return self.config.coin_supply - self.coins[0] - self.coins[1] - self.pot
+
+    @property
+    def first_player(self) -> int | None:
+        """The seat that took the first turn (the oldest player, R-setup-3, or the Emissary's winner);
+        ``None`` before the first turn is decided. A Grand Melee needs it once a game is over: a drawn
+        table game goes to the player who took the second turn (R-melee-7)."""
+        if self.phase in (DRAFT, SDRAFT, EMISSARY):
+            return None
+        return self.active if self.turn % 2 == 1 else 1 - self.active
 
     def pile(self, player: int) -> int:
         """Which deck and discard pile are ``player``'s: their own (R-own-1) or the shared one."""

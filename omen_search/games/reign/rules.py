@@ -17,7 +17,8 @@ from omen_search.limits import TURNS, check_int
 GAME = "reign-of-war"  # the game's registered name, which documents carry
 CITIES = 3
 CITY_LIMIT = 5  # R-surge-2: units on one side of a city, Beasts counting 2
-COINS = 40  # R-comp-4
+COINS = 40  # R-comp-4: the box's supply, a Config's default coin_supply
+COIN_SUPPLY = (0, 255)  # a Config's coin_supply: the core holds coins in 8-bit fields
 START_HAND = 4  # R-setup-2
 START_COINS = 4
 REWARDS_PER_CITY = 4  # R-setup-1
@@ -36,14 +37,15 @@ DRAFT_LIMITS = {"soldier": 6, "beast": 4, "oracle": 4}
 SDRAFT_ROUNDS = 3
 SDRAFT_PACK = 10
 
-# The deck variants: one shared deck, or a deck per player (R-own-1) made one of four ways.
-DECKS = ("shared", "skill", "draft", "build", "sdraft")
+# The deck variants: one shared deck, or a deck per player (R-own-1) made one of five ways.
+DECKS = ("shared", "skill", "draft", "build", "sdraft", "given")
 DECK_HELP = {
     "shared": "one shared deck of every unit card (R-setup-2)",
     "skill": "Test of Skill: each player's deck has one card of every design (R-skill-1)",
     "draft": "Card Drafting: the players draft 10 design stacks each before setup (R-draft-*)",
     "build": "Deck Building: each player's deck is 10 designs given by name (R-build-1)",
     "sdraft": "Simplified Drafting: 3 rounds of hidden picks from packs of 10 (R-sdraft-*)",
+    "given": "each player's deck given card by card, as a Grand Melee table deals them (R-own-1, D-given-1)",
 }
 
 # Phases of the turn machine (and the drafts before the first turn), in order.
@@ -88,8 +90,11 @@ class Config:
 
     ``first_player`` is the oldest player (R-setup-3), who takes the first turn unless ``emissary``
     decides it; the other is the youngest, who drafts first (R-draft-2). ``deck`` is one of
-    :data:`DECKS`; ``decks`` gives each player's 10 design names for ``deck = "build"``.
-    ``beginner`` keeps only the one-circle designs (R-var-1); ``catch_up`` is R-wealth-4."""
+    :data:`DECKS`; ``decks`` gives each player's 10 design names for ``deck = "build"``, and each
+    player's whole deck, one name per card (copies repeated), for ``deck = "given"`` (a Grand Melee
+    table: the cards a player drafted, R-melee-5). ``beginner`` keeps only the one-circle designs
+    (R-var-1); ``catch_up`` is R-wealth-4; ``coin_supply`` the coins of the table (R-comp-4: 40, a
+    Grand Melee table 20 by R-melee-3)."""
 
     first_player: int = 0
     emissary: bool = False
@@ -98,6 +103,7 @@ class Config:
     decks: tuple[tuple[str, ...], ...] = ()
     catch_up: bool = False
     max_turns: int = DEFAULT_MAX_TURNS
+    coin_supply: int = COINS
 
     def __post_init__(self) -> None:
         check_int(self.first_player, "first_player", (0, 1))
@@ -107,12 +113,17 @@ class Config:
         if self.deck not in DECKS:
             raise UsageError(f"deck: must be one of {', '.join(DECKS)}, got {shown(self.deck)}")
         check_int(self.max_turns, "max_turns", TURNS)
-        if self.deck == "build":
+        check_int(self.coin_supply, "coin_supply", COIN_SUPPLY)
+        if self.deck == "draft" and self.coin_supply < 2 * DRAFT_COINS:
+            raise UsageError(f"coin_supply: Card Drafting gives each player {DRAFT_COINS} coins from the supply "
+                             f"(R-draft-1), so it needs {2 * DRAFT_COINS} at least, got {self.coin_supply}")
+        if self.deck in ("build", "given"):
+            what = "design names" if self.deck == "build" else "card names, one per card"
             if (not isinstance(self.decks, tuple) or len(self.decks) != 2
                     or not all(isinstance(d, tuple) and all(isinstance(n, str) for n in d) for d in self.decks)):
-                raise UsageError(f"decks: Deck Building needs two lists of design names, got {shown(self.decks)}")
+                raise UsageError(f"decks: deck = {self.deck!r} needs two lists of {what}, got {shown(self.decks)}")
         elif self.decks:
-            raise UsageError(f"decks: only Deck Building (deck = 'build') takes decks, not deck = {self.deck!r}")
+            raise UsageError(f"decks: only deck = 'build' or 'given' takes decks, not deck = {self.deck!r}")
 
     @property
     def own_decks(self) -> bool:
@@ -145,6 +156,8 @@ def check_decks(cards: CardSet, config: Config) -> None:
         have = sum(u.copies for u in designs)
         if have < need:
             raise UsageError(f"deck: Simplified Drafting deals {need} cards, the set has {have}{without}")
+    if config.deck == "given":
+        _check_given(cards, config, {u.name: u for u in designs})
     if config.deck == "build":
         allowed = {u.name: u for u in designs}
         for seat, deck in enumerate(config.decks):
@@ -162,6 +175,25 @@ def check_decks(cards: CardSet, config: Config) -> None:
                     raise UsageError(f"{where}: {count} {kind} designs, the most is {most} (R-build-1)")
 
 
+def _check_given(cards: CardSet, config: Config, allowed: dict[str, Unit]) -> None:
+    """Given decks (D-given-1): known unit names of the designs in play, a starting hand each
+    (R-setup-2: the only minimum, since an empty deck and pile simply draw nothing, R-deck-1), and
+    no design with more copies in the two decks together than the card set has."""
+    used: dict[str, int] = {}
+    for seat, deck in enumerate(config.decks):
+        if len(deck) < START_HAND:
+            raise UsageError(f"decks[{seat}]: {len(deck)} cards, a deck deals a starting hand of {START_HAND} "
+                             "(R-setup-2)")
+        for i, name in enumerate(deck):
+            if name not in allowed:
+                raise UsageError(f"decks[{seat}][{i}]: no unit card {name!r} in {cards.name!r}"
+                                 + (" (beginner designs only)" if config.beginner else ""))
+            used[name] = used.get(name, 0) + 1
+            if used[name] > allowed[name].copies:
+                raise UsageError(f"decks[{seat}][{i}]: {name!r} is one copy too many: the card set has "
+                                 f"{allowed[name].copies}, and the two decks together hold more")
+
+
 def _check_ablated(cards: CardSet, config: Config) -> None:
     """D-ablate-1: a design left out must be one the variant deals, and one it can deal without."""
     for t, _ in cards.ablated:
@@ -169,12 +201,14 @@ def _check_ablated(cards: CardSet, config: Config) -> None:
         if config.beginner and not cards.units[t].beginner:
             raise UsageError(f"ablate: {name!r} has two circles, so a beginner game (R-var-1) has none of its "
                              "cards: the game without it is the same game (D-ablate-1)")
-        if config.deck == "build":
+        if config.deck in ("build", "given"):
+            kind = "Deck Building" if config.deck == "build" else "given"
             decks = [f"decks[{seat}]" for seat, deck in enumerate(config.decks) if name in deck]
             if decks:
-                raise UsageError(f"ablate: {name!r} is named by the Deck Building deck {' and '.join(decks)}; a deck "
-                                 "built by name cannot be dealt without it (D-ablate-1)")
-            raise UsageError(f"ablate: {name!r} is in neither Deck Building deck, so the game without it is the "
+                raise UsageError(f"ablate: {name!r} is named by the {kind} deck {' and '.join(decks)}; a deck "
+                                 f"{'built' if config.deck == 'build' else 'given'} by name cannot be dealt without "
+                                 "it (D-ablate-1)")
+            raise UsageError(f"ablate: {name!r} is in neither {kind} deck, so the game without it is the "
                              "same game (D-ablate-1)")
 
 

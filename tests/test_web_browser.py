@@ -1,7 +1,10 @@
 """The web app in a real browser: Playwright for Python driving Debian's Chromium against the app
-served by uvicorn on a free local port. A game is played by clicking only (and one decision by the
-keyboard only), a hint asked and played, a move taken back, the game saved and loaded; no page
-logs a console error, and the page fits a phone's width.
+served by uvicorn on a free local port. Whole games are played by clicking only (Heir at desktop
+width, Reign of War at phone width, against the random bot) and reviewed; a turn by the keyboard
+only; a hint asked and played, a move taken back, the game saved and loaded; a record file
+reviewed, a point of the graph and a row of the table clicked (the board shown is that seat's
+view at that ply), mistakes practised; bad record files refused with a message. No page logs a
+console error, and every page fits a phone's width.
 
 Screenshots of each page at desktop and phone width go to ``build/web-screenshots/`` (ignored by
 git; ``OMEN_SCREENSHOTS=DIR`` for another folder) to be looked at. Skipped, saying why, without
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -30,7 +34,9 @@ if CHROMIUM is None:
 
 import uvicorn  # noqa: E402
 
-from omen_search.records import replay  # noqa: E402
+from omen_search.bots import make_bot  # noqa: E402
+from omen_search.game import all_games, get_game  # noqa: E402
+from omen_search.records import make_record, replay  # noqa: E402
 from omen_search.web.app import create_app  # noqa: E402
 from omen_search.web.server import bind, url_of  # noqa: E402
 
@@ -88,7 +94,7 @@ def page(request, browser, server) -> Iterator[Any]:
 
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{page.size}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}-{page.size}.jpg"), full_page=True, type="jpeg", quality=80)  # docs/images
 
 
 def fits_the_width(page: Any) -> None:
@@ -117,13 +123,13 @@ def click_a_move(page: Any) -> None:
     """Pick the first offered step, then the next, until a move is played (by clicking only)."""
     made = your_moves(page)
     for _ in range(8):
+        before = page.inner_html("#decide")
         page.locator("#decide .options button").first.click()
-        page.wait_for_function(
-            "([n]) => document.querySelectorAll('#log li.you').length > n || "
-            "document.querySelector('#decide .crumbs') !== null", arg=[made])
+        page.wait_for_function("([html, n]) => document.querySelector('#decide').innerHTML !== html || "
+                               "document.querySelectorAll('#log li.you').length > n", arg=[before, made])
         if your_moves(page) > made:
             break
-    page.wait_for_selector("#decide .options button, #decide a[href='#/']")
+    page.wait_for_selector("#decide .options button, #decide #b-review")
     assert your_moves(page) > made
 
 
@@ -131,7 +137,7 @@ def test_the_new_game_form_offers_every_game_and_fits_the_screen(page):
     page.goto(page.base)
     page.wait_for_selector("#f-game option", state="attached")
     names = page.eval_on_selector_all("#f-game option", "options => options.map(o => o.value)")
-    assert names == ["heir", "heir-solo", "reign-of-war"]
+    assert names == [g.name for g in all_games()] and {"heir", "heir-solo", "reign-of-war"} <= set(names)
     page.select_option("#f-game", "heir-solo")
     assert page.is_hidden("#f-opponent") and page.is_visible("#opt-level")
     page.select_option("#f-game", "heir")
@@ -170,18 +176,23 @@ def test_play_turns_by_clicking_get_a_hint_play_it_and_undo(page):
     shot(page, "play")
 
 
-def test_one_decision_by_the_keyboard_only(page):
-    start(page)
-    made = your_moves(page)
-    page.locator("#decide .options button").first.focus()
-    for _ in range(8):
-        page.keyboard.press("Enter")
-        page.wait_for_timeout(150)
-        if your_moves(page) > made:
+def test_a_turn_by_the_keyboard_only(page):
+    """Enter on the focused choice, again and again: after each move the new decision's first
+    choice has the focus, so a whole turn (until the bot has moved) needs no mouse."""
+    start(page, opponent="random")
+    page.wait_for_function("document.activeElement === document.querySelector('#decide .options button')")
+    for _ in range(40):
+        if page.locator("#log li.them").count():
             break
+        assert page.evaluate("document.activeElement.closest('#decide') !== null"), "the focus left the decision"
+        before = page.evaluate("[document.querySelectorAll('#log li').length, document.activeElement.textContent]")
+        page.keyboard.press("Enter")
+        page.wait_for_function("([n, text]) => document.querySelectorAll('#log li').length !== n || "
+                               "document.activeElement.textContent !== text", arg=before)
         page.wait_for_selector("#decide .options button")
-        page.locator("#decide .options button").first.focus()
-    assert your_moves(page) > made
+        page.wait_for_function("document.activeElement.closest('#decide') !== null || "
+                               "document.querySelector('#log li.them') !== null")
+    assert your_moves(page) >= 1 and page.locator("#log li.them").count() >= 1, "a whole turn of each side"
 
 
 def test_save_then_load_the_game(page, tmp_path):
@@ -219,4 +230,140 @@ def test_a_page_of_a_game_the_server_does_not_hold_says_so(page):
     page.wait_for_selector("#alert:not([hidden])")
     assert "no such game" in page.inner_text("#alert")
     assert all("404" in e for e in page.errors), page.errors  # the browser logs the 404 it was answered
+    page.errors.clear()
+
+
+def view_cards(view: dict[str, Any]) -> list[str]:
+    """The names of every card a board view (Game.view) shows, once a pile or side."""
+    cards = [c["name"] for z in view["zones"] for side in z["sides"] for c in side["cards"]]
+    cards += [c["name"] for seat in view["seats"] for pile in seat["piles"] for c in pile["cards"]]
+    return sorted(cards + [c["name"] for pile in view["piles"] for c in pile["cards"]])
+
+
+def shown_board(page: Any) -> tuple[int, int, list[str]]:
+    """The seat and ply of the decision the review shows, and the cards its board shows."""
+    heading = page.inner_text("#r-detail h2")
+    found = re.match(r"Ply (\d+) · seat (\d+)", heading)
+    assert found, heading
+    names = page.eval_on_selector_all("#r-board .card[data-name]", "cards => cards.map(c => c.dataset.name)")
+    return int(found[2]), int(found[1]), sorted(names)
+
+
+def expect_board(page: Any, record: dict[str, Any], seat: int, ply: int) -> None:
+    """The review shows the decision of ``seat`` at ``ply``, its board that seat's view then."""
+    game = get_game(record["game"])
+    page.wait_for_function("([s, p]) => (document.querySelector('#r-detail h2') || {}).textContent"
+                           "?.startsWith(`Ply ${p} · seat ${s}`) && document.querySelector('#r-board .card')",
+                           arg=[seat, ply])
+    expected = view_cards(game.view(game.observe(replay(record, upto=ply), seat)))
+    assert shown_board(page) == (seat, ply, expected)
+
+
+def wait_for_review(page: Any) -> None:
+    page.wait_for_url("**/#/review/*")
+    page.wait_for_selector("#r-detail:not([hidden]) h2", timeout=60_000)
+    assert page.is_hidden("#r-progress") and "accuracy" in page.inner_text("#r-status")
+
+
+@pytest.mark.parametrize("game", ["heir", "reign-of-war"])
+def test_a_whole_game_by_clicking_then_its_review(page, game):
+    """A whole game against the random bot, clicking the first choice each time; then the review
+    the finished game offers, with both seats' graph."""
+    if (game, page.size) not in (("heir", "desktop"), ("reign-of-war", "phone")):
+        pytest.skip("one whole game a width keeps the run short")
+    start(page, game=game, opponent="random", seed=3)
+    for _ in range(400):
+        if page.is_visible("#status.over"):
+            break
+        click_a_move(page)
+    assert page.is_visible("#status.over") and "resigned" not in page.inner_text("#status")
+    shot(page, f"over-{game}")
+    page.click("#b-review")
+    wait_for_review(page)
+    assert page.locator("#r-svg polyline.line").count() == 2, "both seats' lines"
+    assert page.locator("#r-legend li").count() == 5  # two seats and three labels
+    assert "(you)" in page.inner_text("#r-legend")
+    fits_the_width(page)
+    shot(page, f"review-{game}")
+
+
+@pytest.fixture(scope="module")
+def review_file(tmp_path_factory) -> tuple[Any, dict[str, Any]]:
+    """A record file as ``omen-search play --record`` writes it: random (seat 0, called human)
+    against greedy, three turns, with blunders of seat 0 by 300 iterations."""
+    game = get_game("heir")
+    state = game.new_initial_state(24, engine="core", config=game.config(max_turns=3))
+    bots = [make_bot("random", 24, game), make_bot("greedy", 25, game)]
+    while not state.is_terminal():
+        state.apply(bots[state.current_player].choose(state))
+    record = make_record(state, ["human", "greedy"], game)
+    path = tmp_path_factory.mktemp("records") / "game.json"
+    path.write_text(json.dumps(record))
+    return path, record
+
+
+def open_review_file(page: Any, path: Any) -> None:
+    page.goto(page.base + "#/review")
+    page.wait_for_selector("#r-games li")
+    page.select_option("#r-iterations", "300")
+    page.set_input_files("#r-file", str(path))
+
+
+def test_review_a_record_click_a_point_and_a_row_then_practise(page, review_file):
+    path, record = review_file
+    open_review_file(page, path)
+    wait_for_review(page)
+    fits_the_width(page)
+    shot(page, "review")
+    assert page.locator("#r-svg circle.point").count() == int(re.search(r"of (\d+)", page.inner_text("#r-count"))[1])
+    ticks = page.eval_on_selector_all("#r-svg text.tick", "ts => ts.map(t => t.textContent)")
+    assert {"0%", "50%", "100%", "0"} <= set(ticks), ticks
+    # a point of the graph: seat 1's third decision
+    point = page.locator("#r-svg circle.point[data-seat='1']").nth(2)
+    seat, ply = int(point.get_attribute("data-seat")), int(point.get_attribute("data-ply"))
+    point.click()
+    expect_board(page, record, seat, ply)
+    assert page.locator("#r-detail table.best-moves tbody tr").count() >= 1
+    # a row of the table: every decision, seat 0's second
+    page.click("#r-filter button:has-text('Every decision')")
+    row = page.locator("#r-table tbody tr[data-seat='0']").nth(1)
+    seat, ply = int(row.get_attribute("data-seat")), int(row.get_attribute("data-ply"))
+    row.click()
+    expect_board(page, record, seat, ply)
+    assert page.locator(f"#r-svg circle.point.chosen[data-seat='{seat}'][data-ply='{ply}']").count() == 1
+    # practice: seat 0's labelled decisions, one by one
+    labelled = page.eval_on_selector_all("#r-svg circle.point[data-seat='0']:not(.ok)", "ps => ps.map(p => +p.dataset.ply)")
+    assert labelled, "the record has mistakes of seat 0 to practise"
+    page.click("button.practise")
+    expect_board(page, record, 0, labelled[0])
+    shot(page, "practice")
+    for _ in range(8):
+        if page.locator("#r-detail .verdict").count():
+            break
+        page.locator("#r-detail .options button").first.click()
+        page.wait_for_selector("#r-detail .options button, #r-detail .verdict")
+    verdict = page.inner_text("#r-detail .verdict")
+    assert re.search(r"best move|as good as the best|points worse", verdict), verdict
+    fits_the_width(page)
+    shot(page, "practice-verdict")
+    if len(labelled) > 1:
+        page.click("#r-skip")
+        expect_board(page, record, 0, labelled[1])
+
+
+def test_a_bad_record_file_is_refused_with_a_message(page, tmp_path, review_file):
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "omen-record/1", "moves": [')
+    open_review_file(page, bad)
+    page.wait_for_selector("#alert:not([hidden])")
+    assert "broken.json" in page.inner_text("#alert") and "not valid JSON" in page.inner_text("#alert")
+    other = tmp_path / "chess.json"
+    other.write_text(json.dumps({**review_file[1], "game": "chess"}))
+    page.set_input_files("#r-file", str(other))
+    page.wait_for_function("document.querySelector('#alert').textContent.includes('chess.json')")
+    assert "unknown game 'chess'" in page.inner_text("#alert")
+    assert page.url.endswith("#/review")
+    fits_the_width(page)
+    shot(page, "review-open")
+    assert page.errors and all("400" in e for e in page.errors), page.errors  # the browser logs the 400s
     page.errors.clear()

@@ -239,6 +239,11 @@ function render(game) {
   renderDecision(game);
   renderHint(game);
   renderLog(game);
+  // a keyboard player's focus was on a button the new decision replaced: give it the first choice
+  if (game.status === "your-move" && (!document.activeElement || document.activeElement === document.body)) {
+    const first = document.querySelector("#decide .options button");
+    if (first) first.focus({ preventScroll: true });
+  }
   follow();
 }
 
@@ -271,7 +276,7 @@ function factList(facts) {
 }
 
 function cardChip(card) {
-  const chip = el("button", { type: "button", class: "card", title: [card.detail, card.text].filter(Boolean).join("\n"),
+  const chip = el("button", { type: "button", class: "card", "data-name": card.name, title: [card.detail, card.text].filter(Boolean).join("\n"),
                               onclick: () => showCard(card) },
                   card.name, card.count > 1 ? el("span", { class: "n" }, `×${card.count}`) : null,
                   (card.tags || []).map((t) => el("span", { class: "tag" }, t)));

@@ -43,7 +43,7 @@ async function showOpenReview() {
   fill(list, held.length ? held.map((g) => el("li", {},
     el("button", { type: "button", "data-game": g.id, onclick: () => openReview({ play: g.id }) },
        `${g.game.title}: ${g.players.join(" vs ")}`,
-       el("span", { class: "more" }, `${g.ply} plies · ${g.status === "over" ? "over" : "in play"}`))))
+       el("span", { class: "more" }, `${g.ply} ${g.ply === 1 ? "ply" : "plies"} · ${g.status === "over" ? "over" : "in play"}`))))
     : el("li", { class: "note" }, "No games yet: play one, or open a record file."));
 }
 

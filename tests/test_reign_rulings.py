@@ -118,6 +118,8 @@ def table(
     discard: Iterable[str] = (),
     decks: Pair | None = None,
     discards: Pair | None = None,
+    deck_lists: Pair | None = None,
+    deck_known: Pair | None = None,
     rewards: Iterable[Iterable[str]] = DEFAULT_REWARDS,
     rewards_hand: Pair = ((), ()),
     rewards_used: Pair = ((), ()),
@@ -136,7 +138,8 @@ def table(
     Cards are names. ``hands``, ``cities`` (``{city: (seat 0's side, seat 1's side)}``, face-up
     units) and ``enraged`` (the same, Enraged units) are per seat. ``deck`` (shared) or ``decks``
     (one per seat, R-own-1) are listed **top first**; ``discard``/``discards`` bottom first (the
-    last is on top). ``rewards`` are the three cities' stacks, top first. ``feats`` names the feats
+    last is on top). With own decks, ``deck_lists`` is every card of each seat's deck wherever it is
+    (by default its deck and hand) and ``deck_known`` what the opponent knows of it (by default all). ``rewards`` are the three cities' stacks, top first. ``feats`` names the feats
     each seat has done (face down). Everything not given is empty, apart from 4 coins each and 4
     reward cards per city."""
     config = config or Config()
@@ -157,8 +160,8 @@ def table(
     s.enraged = [[counts((enraged or {}).get(c, ((), ()))[p]) for p in (0, 1)] for c in range(3)]
     if decks is not None:
         s.decks = [[ids[n] for n in reversed(list(d))] for d in decks]
-        s.deck_lists = [counts(list(d) + list(h)) for d, h in zip(decks, hands)]
-        s.deck_known = [list(x) for x in s.deck_lists]
+        s.deck_lists = [counts(list(d) + list(h)) for d, h in zip(decks, deck_lists or hands)]
+        s.deck_known = [counts(k) for k in deck_known] if deck_known else [list(x) for x in s.deck_lists]
     else:
         s.decks = [[ids[n] for n in reversed(list(deck))], []]
     if discards is not None:
@@ -1373,6 +1376,27 @@ def test_ruling_r_emissary_1_ties_go_to_strength_then_to_the_oldest_player() -> 
         assert decision(s) == ("wealth", oldest)
 
 
+def test_ruling_d_emissary_2_a_seat_with_no_unit_card_is_skipped_and_the_next_still_asked() -> None:
+    # seat 0 has only a reward card: seat 1 is still asked, and its emissary goes first
+    s = table(phase="emissary", first_turn=True, hands=([], ["Satyr", "Cyclops"]), deck=["Harpy"] * 6,
+              rewards_hand=(["Trojan Horse"], []), config=Config(emissary=True, first_player=0))
+    assert decision(s) == ("emissary", 1) and moves(s) == ['emissary "Satyr"', 'emissary "Cyclops"']
+    play(s, 'emissary "Cyclops"')
+    assert decision(s) == ("wealth", 1) and s.first_player == 1
+    assert pile(s) == ["Cyclops"] and hand(s, 1) == Counter({"Satyr": 1})
+    # seat 1 has none: seat 0's emissary goes first whoever is the oldest
+    s = table(phase="emissary", first_turn=True, hands=(["Satyr"], []), deck=["Harpy"] * 6,
+              config=Config(emissary=True, first_player=1))
+    assert decision(s) == ("emissary", 0)
+    play(s, 'emissary "Satyr"')
+    assert decision(s) == ("wealth", 0) and s.first_player == 0
+    # neither has one: the oldest player goes first (R-setup-3)
+    for oldest in (0, 1):
+        s = table(phase="emissary", first_turn=True, deck=["Harpy"] * 6,
+                  config=Config(emissary=True, first_player=oldest))
+        assert decision(s) == ("wealth", oldest) and s.first_player == oldest
+
+
 def test_ruling_r_own_1_own_decks_and_each_card_to_its_owners_pile() -> None:
     skill = Config(deck="skill")
     # Argive Scout reveals from its owner's deck; the card not taken goes to its owner's pile
@@ -1528,6 +1552,21 @@ def test_ruling_r_sdraft_3_picks_are_face_down_and_there_are_no_type_limits() ->
     assert len(obs["deck_list"]) + obs["deck_list_unknown"] == 30
     designs = sum(1 for t, n in enumerate(s.deck_lists[0]) if n and s.cards.units[t].type == "beast")
     assert designs > 4  # more Beast designs than a Card Drafting deck may hold
+
+
+def test_ruling_d_sdraft_2_the_beast_set_aside_counts_among_the_public_copies() -> None:
+    # Sphinx (reveal 4, take 2) is set aside while its ability reveals the other Sphinx of the deck:
+    # seat 1 sees both at once, so knows that seat 0's deck holds 2 Sphinx
+    s = table(config=Config(deck="sdraft"), hands=(["Sphinx"], []), coins=(5, 4),
+              decks=(["Sphinx", "Satyr", "Harpy", "Griffin"], []), deck_known=([], []))
+    assert s.observation(1)["players"][0]["deck_list"] == []
+    play(s, 'beast "Sphinx"')
+    seen = s.observation(1)
+    assert seen["beast"] == "Sphinx" and "Sphinx" in seen["revealed"]
+    assert Counter(seen["players"][0]["deck_list"])["Sphinx"] == 2
+    play(s, 'take "Satyr"', 'take "Harpy"')
+    assert pile(s, 0) == ["Griffin", "Sphinx", "Sphinx"]  # the revealed cards first, then the Beast
+    assert Counter(s.observation(1)["players"][0]["deck_list"])["Sphinx"] == 2
 
 
 def test_ruling_d_given_1_a_given_deck_is_its_players_own_and_known_to_both() -> None:

@@ -71,10 +71,10 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
             s.coins[p] -= tb.cost[t]
             leave_hand(c, p, t)
             if verb == V_BEAST:  # R-surge-4: pay, resolve the ability, then discard
-                seen(c, p, t, 1)
+                s.beast = <int8_t>t  # set aside face up, in public (D-beast-1)
+                seen(c, p, t, 0)
                 s.hand_discards[p] += 1
                 s.beast_abilities += 1
-                s.beast = <int8_t>t
                 push_frame(c, FR_BEAST, decision(DK_NONE, -1, -1, 0, -1, -1, -1))
                 push(c, t, p, -1)
             else:

@@ -6,19 +6,6 @@ cdef inline int counts_sum(const uint8_t* xs, int T) noexcept nogil:
         n += xs[t]
     return n
 
-cdef int public_copies(const Tables* tb, const State* s, int p, int t) noexcept nogil:
-    """Copies of ``t`` of ``p``'s that both players see, and so are not dealt again (reference: _public)."""
-    cdef int i = pile(s, p), k, city, n = s.known[p][t]
-    for k in range(s.discard_n[i]):
-        n += s.discards[i][k] == t
-    for city in range(NCITIES):
-        n += s.cities[city][p][t] + s.enraged[city][p][t]
-    if s.pending.kind == DK_KEEP and s.pending.player == p:
-        n += s.limbo[t] + s.limbo_enraged[t]
-    if s.pending.kind == DK_REVEAL_TAKE and s.pending.owner == p:
-        n += s.revealed[t]
-    return n + (s.beast == t and s.active == p)
-
 cdef inline int sdraft_step(const State* s) noexcept nogil:
     """The pick of the round a Simplified draft is at (0 to 9)."""
     return (s.draft_picks % (2 * SDRAFT_PACK)) // 2

@@ -138,6 +138,7 @@ cdef void run_effect(Ctx* c, const Effect* e, int prog, int index, int owner, in
             end_reveal(c, owner)
 
 cdef void step_stack(Ctx* c) noexcept nogil:
+    cdef int t
     cdef State* s = c.s
     cdef Frame* top = &s.stack[s.stack_n - 1]
     cdef Decision d = top.d
@@ -150,8 +151,9 @@ cdef void step_stack(Ctx* c) noexcept nogil:
         return
     if top.kind == FR_BEAST:
         s.stack_n -= 1
-        to_pile(c, s.active, s.beast)  # R-surge-4: after its ability
-        s.beast = -1
+        t = s.beast
+        s.beast = -1  # no longer set aside (D-beast-1) ...
+        to_pile(c, s.active, t)  # ... but on the pile, after its ability (R-surge-4)
         return
     if d.index >= c.tb.prog_len[d.prog]:
         s.stack_n -= 1

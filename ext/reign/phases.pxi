@@ -67,17 +67,20 @@ cdef void phase_sdraft(Ctx* c) noexcept nogil:
     set_pending(s, DK_SDRAFT, s.draft_picks % 2, -1, 0, 0, -1, -1, -1)
 
 cdef void phase_emissary(Ctx* c) noexcept nogil:
-    """R-emissary-1: each seat puts a unit card forward, seat 0 first, unseen by the other; the
-    stronger (cost + strength + offering, then strength) goes first (D-emissary-1: an empty hand
-    puts none forward)."""
+    """R-emissary-1: each seat puts a unit card forward, in seat order, unseen by the other; the
+    stronger (cost + strength + offering, then strength) goes first. A seat with no unit card in hand
+    puts none forward and the next is still asked (D-emissary-2)."""
     cdef State* s = c.s
     cdef const Tables* tb = c.tb
-    cdef int p = 0 if s.emissaries[0] < 0 else 1, first, k0, k1, e
-    if s.emissaries[p] < 0 and hand_size(tb, s, p) > 0:
-        set_pending(s, DK_EMISSARY, p, -1, 0, 0, -1, -1, -1)
-        return
-    if s.emissaries[0] < 0 or s.emissaries[1] < 0:
-        first = 0 if s.emissaries[1] < 0 else 1
+    cdef int p, first, k0, k1, e
+    for p in range(2):
+        if s.emissaries[p] < 0 and hand_size(tb, s, p) > 0:
+            set_pending(s, DK_EMISSARY, p, -1, 0, 0, -1, -1, -1)
+            return
+    if s.emissaries[0] < 0 and s.emissaries[1] < 0:  # D-emissary-2: nobody put one forward
+        first = s.cfg.first_player
+    elif s.emissaries[0] < 0 or s.emissaries[1] < 0:  # D-emissary-2: the one who did goes first
+        first = 0 if s.emissaries[0] >= 0 else 1
     else:
         e = s.emissaries[0]
         k0 = tb.cost[e] + tb.strength[e] + tb.offering[e]

@@ -223,19 +223,29 @@ cdef inline void gain(Ctx* c, int p, int n) noexcept nogil:
 
 cdef inline void seen(Ctx* c, int p, int t, int extra) noexcept nogil:
     """After a Simplified draft the opponent knows only part of a deck (R-sdraft-3): a card of it seen
-    in public is known to be in it, as many copies as are in public places at once (reference: _seen)."""
+    in public is known to be in it, as many copies as are in public places at once (reference: _seen;
+    ``extra``: cards just revealed, which no decision holds yet)."""
     if c.s.cfg.deck == DECK_SDRAFT and c.s.deck_known[p][t] < c.s.deck_lists[p][t]:
         seen_sdraft(c, p, t, extra)
 
-cdef void seen_sdraft(Ctx* c, int p, int t, int extra) noexcept nogil:
-    """:c:func:`seen` where it can change what is known."""
-    cdef State* s = c.s
-    cdef int public, k, city
-    public = extra + s.known[p][t]
-    for k in range(s.discard_n[p]):
-        public += s.discards[p][k] == t
+cdef int public_copies(const Tables* tb, const State* s, int p, int t) noexcept nogil:
+    """Copies of ``t`` of ``p``'s that both players see, and so are not dealt again (reference: _public)."""
+    cdef int i = pile(s, p), k, city, n = s.known[p][t]
+    for k in range(s.discard_n[i]):
+        n += s.discards[i][k] == t
     for city in range(NCITIES):
-        public += s.cities[city][p][t] + s.enraged[city][p][t]
+        n += s.cities[city][p][t] + s.enraged[city][p][t]
+    if s.pending.kind == DK_KEEP and s.pending.player == p:
+        n += s.limbo[t] + s.limbo_enraged[t]
+    if s.pending.kind == DK_REVEAL_TAKE and s.pending.owner == p:
+        n += s.revealed[t]
+    return n + (s.beast == t and s.active == p)
+
+cdef void seen_sdraft(Ctx* c, int p, int t, int extra) noexcept nogil:
+    """:c:func:`seen` where it can change what is known: the public copies, the Beast set aside
+    included (D-sdraft-2), and ``extra`` cards just revealed."""
+    cdef State* s = c.s
+    cdef int public = extra + public_copies(c.tb, s, p, t)
     if public > s.deck_lists[p][t]:
         public = s.deck_lists[p][t]
     if public > s.deck_known[p][t]:

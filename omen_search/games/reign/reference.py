@@ -434,11 +434,11 @@ class GameState(Parts, DecisionEngine):
     def _seen(self, player: int, t: int, extra: int = 0) -> None:
         """After a Simplified draft the opponent knows only part of a deck (R-sdraft-3): a card of it
         seen in public now is known to be in it, as many copies as are in public places at once
-        (``extra``: copies shown that are in no zone, revealed or set aside)."""
+        (:meth:`_public`, the Beast set aside included: D-sdraft-2; ``extra``: cards just revealed,
+        which no decision holds yet)."""
         if self.config.deck != "sdraft" or self.deck_known[player][t] >= self.deck_lists[player][t]:
             return
-        public = extra + self.known[player][t] + self.discards[self.pile(player)].count(t)
-        public += sum(self.cities[c][player][t] + self.enraged[c][player][t] for c in range(CITIES))
+        public = extra + self._public(player, t)
         self.deck_known[player][t] = max(self.deck_known[player][t], min(public, self.deck_lists[player][t]))
 
     def _take_from_discard(self, player: int, t: int) -> None:
@@ -504,8 +504,8 @@ class GameState(Parts, DecisionEngine):
             return
         if top[0] == "beast":
             self.stack.pop()
-            self._to_pile(self.active, self.beast)  # R-surge-4: after its ability
-            self.beast = -1
+            t, self.beast = self.beast, -1  # no longer set aside (D-beast-1) ...
+            self._to_pile(self.active, t)  # ... but on the pile, after its ability (R-surge-4)
             return
         _, ref, index, owner, city = top
         effects = program(self.cards, ref)
@@ -588,14 +588,17 @@ class GameState(Parts, DecisionEngine):
             self.packs = [self.packs[1], self.packs[0]]
 
     def _phase_emissary(self) -> None:
-        """R-emissary-1: each seat puts a unit card forward, seat 0 first, unseen by the other."""
-        p = 0 if self.emissaries[0] < 0 else 1
-        if self.emissaries[p] < 0 and self.hand_size(p) > 0:
-            self.pending = Pending("emissary", p)
-            return
+        """R-emissary-1: each seat puts a unit card forward, in seat order, unseen by the other; a seat
+        with no unit card in hand puts none forward and the next is still asked (D-emissary-2)."""
+        for p in (0, 1):
+            if self.emissaries[p] < 0 and self.hand_size(p) > 0:
+                self.pending = Pending("emissary", p)
+                return
         e = self.emissaries
-        if e[0] < 0 or e[1] < 0:  # an empty hand cannot put one forward (D-emissary-1)
-            first = 0 if e[1] < 0 else 1
+        if e[0] < 0 and e[1] < 0:  # D-emissary-2: nobody put one forward, the oldest goes first
+            first = self.config.first_player
+        elif e[0] < 0 or e[1] < 0:  # D-emissary-2: the one who put one forward goes first
+            first = 0 if e[0] >= 0 else 1
         else:
             u = [self.units[t] for t in e]
             key = [(x.cost + x.strength + x.offering, x.strength) for x in u]
@@ -681,10 +684,10 @@ class GameState(Parts, DecisionEngine):
         self.coins[p] -= self.units[t].cost
         if m.verb == "beast":  # R-surge-4: pay, resolve the ability, then discard
             self._leave_hand(p, t)
-            self._seen(p, t, extra=1)
+            self.beast = t  # set aside face up, in public (D-beast-1)
+            self._seen(p, t)
             self.hand_discards[p] += 1
             self.beast_abilities += 1
-            self.beast = t
             self.stack.append(("beast",))
             self._push(("unit", t), p)
             return

@@ -70,40 +70,191 @@ class RandomBot:
         return moves[self.rng.below(len(moves))]
 
 
+class TakeBack(Exception):
+    """A human asked to take back their last decision (``undo``). The player cannot change the game
+    it is shown, so it raises this and whoever runs the game undoes the moves (:mod:`omen_search.terminal`)."""
+
+
+class Quit(Exception):
+    """A human asked to stop (``quit``); whoever runs the game saves it and stops."""
+
+
+class InputEnded(UsageError):
+    """The human's input ended (end of file, Ctrl-D) while a decision was waiting."""
+
+
+Hint = Callable[[dict[str, Any]], tuple[str, list[str]]]
+"""Advice for a human: given the deciding seat's *observation* (never the state, so it cannot use
+what the seat does not see), the text to show and the moves it ranks, best first, in notation."""
+
+COMMANDS = {
+    "board": "show the board again, as you see it",
+    "moves": "show your moves again",
+    "hint": "the engine's three best moves for you, with win % and 95% interval (searched from what you see)",
+    "undo": "take back your last decision, and the moves made since",
+    "quit": "stop the game (it is saved)",
+    "help": "this help",
+}
+WIDTH = 100  # a move list's lines are wrapped at this many characters
+
+
+def group_moves(game: Game, moves: list[Any]) -> list[tuple[str, list[tuple[str, Any]]]]:
+    """The legal moves in groups a person can scan: moves that share every step but the last
+    (:meth:`Game.move_steps`: ``play Satyr`` then ``city0``, ``city1``) make one group, labelled by
+    those steps, each move by its last step; a one-step move (``end``) is a group alone. Groups of a
+    kind (the first step) come together, kinds in the order the game lists them, so an Offering's
+    forty moves are a few lines."""
+    groups: dict[tuple[str, ...], list[tuple[str, Any]]] = {}
+    for move in moves:
+        steps = tuple(game.move_steps(move)) or (str(move),)
+        key, leaf = (steps[:-1], steps[-1]) if len(steps) > 1 else (steps, "")
+        groups.setdefault(key, []).append((leaf, move))
+    kinds = list(dict.fromkeys(key[0] for key in groups))
+    ordered = sorted(groups.items(), key=lambda item: kinds.index(item[0][0]))  # stable: game order within a kind
+    return [(" ".join(key), items) for key, items in ordered]
+
+
+def numbered(groups: list[tuple[str, list[tuple[str, Any]]]]) -> list[Any]:
+    """The moves in the order :func:`format_moves` numbers them (number ``i`` is item ``i - 1``)."""
+    return [move for _, items in groups for _, move in items]
+
+
+def format_moves(groups: list[tuple[str, list[tuple[str, Any]]]], indent: str = "    ") -> str:
+    """The grouped moves as lines: ``play Satyr   [1] city0  [2] city1``, numbered from 1 down the list,
+    wrapped at :data:`WIDTH` characters."""
+    width = min(max(len(label) for label, _ in groups), 40)
+    lines, n = [], 0
+    for label, items in groups:
+        line = f"{indent}{label:{width}}"
+        for leaf, _ in items:
+            n += 1
+            entry = f"  [{n}]" + (f" {leaf}" if leaf else "")
+            if len(line) + len(entry) > WIDTH and line.strip() != label:
+                lines.append(line)
+                line = indent + " " * width
+            line += entry
+        lines.append(line)
+    return "\n".join(lines)
+
+
 class HumanPlayer:
-    """A person at a terminal: shows the legal moves and reads one, by number or in notation."""
+    """A person at a terminal. Before each decision it shows the board as the seat sees it (from its
+    observation alone: :meth:`Game.describe_observation`) and the legal moves grouped and numbered
+    (:func:`group_moves`), then reads a number, a move in notation or its steps in words
+    (``play satyr city0``), or a command (:data:`COMMANDS`). ``hint`` gives advice from the
+    observation (none: the command says it is not offered); ``undo`` and ``quit`` raise
+    :class:`TakeBack` and :class:`Quit` for whoever runs the game; ``saves_to`` says where quitting
+    saves, for the help. A decision with one legal move is made without asking."""
 
     name = "human"
 
-    def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None, game: Game | None = None):
+    def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None, game: Game | None = None,
+                 hint: Hint | None = None, saves_to: str | None = None):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.game = game
+        self.hint = hint
+        self.saves_to = saves_to
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stdout)
 
     def choose(self, state: Any) -> Any:
         game = game_for(self.game, state)
         moves = state.legal_moves()
-        out = self.stdout
         assert moves, "choose: the game is over"
-        print(f"  seat {state.current_player} to decide ({game.decision_name(state)}):", file=out)
-        for i, m in enumerate(moves):
-            print(f"    {i:3d}  {m}", file=out)
+        seat = state.current_player
+        if len(moves) == 1:  # nothing to decide: the log shows the move
+            return moves[0]
+        cards = getattr(state, "cards", None)
+        observation = game.observe(state, seat)
+        groups = group_moves(game, moves)
+        listed = numbered(groups)
+        by_words = {_words(" ".join(game.move_steps(m))): m for m in moves} | {_words(str(m)): m for m in moves}
+        board = game.describe_observation(observation, cards)
+        menu = f"  seat {seat}, your moves ({game.decision_name(state)}):\n{format_moves(groups)}"
+        self.say(f"{board}\n{menu}")
         while True:
-            print("  your move> ", end="", file=out, flush=True)
+            print(f"  seat {seat}> ", end="", file=self.stdout, flush=True)
             line = self.stdin.readline()
             if not line:
-                raise UsageError("human player: input ended before the game did")
-            line = line.strip()
-            if line.isdigit() and int(line) < len(moves):
-                return moves[int(line)]
-            try:
-                move = game.parse_move(line)
-            except NotationError as exc:
-                print(f"  {exc}", file=out)
+                raise InputEnded("human player: input ended before the game did")
+            text = line.strip()
+            command = text.casefold()
+            if not text:
                 continue
-            if move in moves:
-                return move
-            print(f"  {game.unknown_name(state, line) or f'{line!r} is not legal here'}", file=out)
+            if command in ("help", "?", "h"):
+                self.say(self._help(game, listed))
+            elif command in ("board", "b"):
+                self.say(board)
+            elif command in ("moves", "m"):
+                self.say(menu)
+            elif command == "hint":
+                self._hint(observation, listed)
+            elif command == "undo":
+                raise TakeBack()
+            elif command in ("quit", "exit", "q"):
+                raise Quit()
+            elif text.isdigit():
+                if 1 <= int(text) <= len(listed):
+                    return listed[int(text) - 1]
+                self.say(f"  no move number {text}: the moves are numbered 1 to {len(listed)} (help: the commands)")
+            elif _words(text) in by_words:
+                return by_words[_words(text)]
+            else:
+                move = self._parsed(game, text, moves)
+                if move is not None:
+                    return move
+                self.say(f"  {self._why_not(game, state, text)}")
+
+    def _help(self, game: Game, listed: list[Any]) -> str:
+        commands = "\n".join(f"    {name:6} {what}" for name, what in COMMANDS.items())
+        saved = f" to {self.saves_to}" if self.saves_to else ""
+        example = listed[-1]
+        return (f"  Type a move's number (1 to {len(listed)}), the move as written ({example}), or its words "
+                f"({' '.join(game.move_steps(example)).casefold()}); or a command:\n{commands}\n"
+                f"  quit and Ctrl-C save the game{saved}; `omen-search replay FILE` checks a saved game.")
+
+    def _hint(self, observation: dict[str, Any], listed: list[Any]) -> None:
+        if self.hint is None:
+            self.say("  hint: not offered here")
+            return
+        self.say("  thinking (from what you see only)...")
+        text, ranked = self.hint(observation)
+        number = {str(m): i for i, m in enumerate(listed, 1)}
+        picks = ", ".join(f"[{number[m]}] {m}" for m in ranked[:3] if m in number)
+        self.say(text + (f"\n  best first: {picks}" if picks else ""))
+
+    @staticmethod
+    def _parsed(game: Game, text: str, moves: list[Any]) -> Any:
+        """The legal move ``text`` names in notation, or None."""
+        try:
+            move = game.parse_move(text)
+        except NotationError:
+            return None
+        return move if move in moves else None
+
+    @staticmethod
+    def _why_not(game: Game, state: Any, text: str) -> str:
+        """Why ``text`` is no move now: an unknown card (``play opal city0`` is read as
+        ``play "opal" city0`` too), bad notation, or a move that is not one of the seat's now."""
+        words = text.split()
+        quoted = [f'{words[0]} "{" ".join(words[1:k])}" {" ".join(words[k:])}'.strip()
+                  for k in range(len(words), 1, -1)] if '"' not in text and len(words) > 1 else []
+        for candidate in (text, *quoted):
+            unknown = game.unknown_name(state, candidate)
+            if unknown:
+                return unknown
+        try:
+            game.parse_move(text)
+        except NotationError as exc:
+            return f"{exc} (type a number, or help)"
+        return f"{text!r} is not one of your moves now (type a number, or help)"
+
+
+def _words(text: str) -> str:
+    """Text compared the way a person means it: case, quotes and spacing aside."""
+    return " ".join(text.replace('"', " ").casefold().split())
 
 
 class GreedyBot:

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from omen_search import __version__, limits
 from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import LABELS, THRESHOLDS
-from omen_search.bots import BOT_KINDS, bot_seed, make_bot, split_players
+from omen_search.bots import BOT_KINDS, bot_seed, make_bot, parse_spec, split_players
 from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
 from omen_search.game import DEFAULT_GAME, ENGINES, Game, Option, all_games, get_game, named_game
@@ -25,6 +25,7 @@ from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, winner_of, write_record
 from omen_search.rng import MASK64
 from omen_search.search import Limit
+from omen_search.terminal import HINT_ITERATIONS, log_game
 
 ADVISE_ITERATIONS = 10_000
 DEMO_ITERATIONS = 3_000
@@ -181,23 +182,6 @@ def _bots(game: Game, players: str, seed: int) -> tuple[list[str], dict[int, Any
     return [next(names) if seat in bots else str(game.automaton) for seat in range(game.players)], bots
 
 
-def _log_game(game: Game, state: Any, choose: Callable[[Any], Any]) -> None:
-    """Play ``state`` to its end with ``choose``, logging every move, and the board each turn."""
-    header = None
-    while not state.is_terminal():
-        now = game.turn_header(state)
-        if now is not None and now != header:
-            if header is not None:
-                print(game.describe_board(state))
-            header = now
-            print(now)
-        move = choose(state)
-        print(game.describe_move(state, move))
-        state.apply(move)
-    print(game.describe_board(state))
-    print(game.describe_result(state))
-
-
 def _banner(game: Game, seed: int, cards: Any) -> str:
     return " · ".join(filter(None, (game.short_title, f"seed {seed}", game.describe_cards(cards))))
 
@@ -207,8 +191,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     cards = game.load_cards(args.cards)
     config = _config(args)
     players, bots = _bots(game, args.players, args.seed)
+    humans = [seat for seat, spec in zip(game.deciding_seats, split_players(args.players))
+              if parse_spec(spec)[0] == "human"]
+    if humans and args.json:
+        raise UsageError("--json: a game with a human player is played in text (leave out --json)")
     if args.record:
         check_output(args.record, "--record")
+    if humans:
+        from omen_search.terminal import TerminalGame, advisor_hint, save_path
+
+        print(_banner(game, args.seed, cards))
+        session = TerminalGame(
+            game, lambda: game.new_initial_state(args.seed, engine=args.engine, cards=cards, config=config),
+            players, bots, save_path(game, args.seed, args.record), record=bool(args.record), cards=cards,
+            hint=advisor_hint(game, cards, Limit(iterations=args.hint_iterations), args.seed))
+        print(game.describe_seats(session.state, players))
+        return session.run()
     state = game.new_initial_state(args.seed, engine=args.engine, cards=cards, config=config)
     if args.json:
         while not state.is_terminal():
@@ -216,7 +214,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         print(_banner(game, args.seed, cards))
         print(game.describe_seats(state, players))
-        _log_game(game, state, lambda s: bots[s.current_player].choose(s))
+        log_game(game, state, lambda s: bots[s.current_player].choose(s))
     record = make_record(state, players, game)
     if args.record:
         write_record(args.record, record, "--record")
@@ -468,7 +466,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(describe_advice(advice, 3, indent="      "))
         return advice.best.move
 
-    _log_game(game, state, choose)
+    log_game(game, state, choose)
     return 0
 
 
@@ -498,13 +496,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"omen-search {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("play", help="play a game between bots (or you) and print it turn by turn")
+    p = sub.add_parser(
+        "play", help="play a game between bots (or you) and print it turn by turn",
+        description="Plays a game and prints it turn by turn. A human player (--players human,greedy) is "
+                    "shown, before each decision, the board as their seat sees it (their hand and coins, "
+                    "nothing hidden from them) and their moves grouped and numbered, and types a number, a "
+                    "move, or a command: help, board, moves, hint (the engine's three best moves with win % "
+                    "and 95%% interval, searched from what the player sees), undo (back to their previous "
+                    "decision, the bots' moves since included), quit. quit and Ctrl-C save the game to "
+                    "--record FILE, or to omen-GAME-seedN.json in this folder (said at the start); "
+                    "`omen-search replay FILE` checks it and `omen-search analyze FILE` reviews it.")
     p.add_argument("--players", default="random,random",
-                   help=f"two players, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
+                   help=f"one player per seat, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
                         "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (default random,random)")
     _add_game(p)
     p.add_argument("--engine", choices=ENGINES, default="core", help="rules engine (default core)")
-    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
+    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE (with a human player: "
+                                                    "also where quit and Ctrl-C save it)")
+    p.add_argument("--hint-iterations", type=_iterations, default=HINT_ITERATIONS, metavar="N",
+                   help=f"search iterations of a human player's hint (default {HINT_ITERATIONS})")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result instead of the game")
     p.set_defaults(func=cmd_play)
 

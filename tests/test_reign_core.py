@@ -245,10 +245,13 @@ def test_an_illegal_move_is_refused_naming_the_move_player_and_ply() -> None:
     assert core.ply == 0
 
 
-def test_random_playouts_in_c_are_the_reference_games_of_random_bots() -> None:
-    scores, plies = run_playouts(CoreState.new(0), 20, seed=100)
-    for i in range(20):
-        ref = GameState.new(100 + i)
+@pytest.mark.parametrize("name", list(SETUPS))
+def test_random_playouts_in_c_are_the_reference_games_of_random_bots(name: str) -> None:
+    """The C playout loop (which counts the moves of some decisions instead of listing them) draws
+    the moves the reference engine's random games draw, in every set-up."""
+    scores, plies = run_playouts(CoreState.new(0, config=SETUPS[name]), GAMES, seed=100)
+    for i in range(GAMES):
+        ref = GameState.new(100 + i, config=SETUPS[name])
         bot = Rng(100 + i)
         while not ref.is_terminal():
             moves = ref.legal_moves()

@@ -98,6 +98,8 @@ cdef class CoreTables:
         for u in units:
             self.tb.type_set[0] |= <uint64_t>1 << u.index
             self.tb.type_set[_TYPES[u.type]] |= <uint64_t>1 << u.index
+            for k in range(u.cost, MAX_STAT + 1):
+                self.tb.affordable[k] |= <uint64_t>1 << u.index
         for rc in rewards:
             self.tb.reward_copies[rc.index] = rc.copies
             self._compile(MAX_T + rc.index, rc.name, rc.effects)

@@ -25,6 +25,7 @@ cdef enum:
     MAX_STACK = 64        # frames: one base ability, at most MAX_CHAIN Soldiers, a Beast marker and one
                           # resumed pick per frame (about 20); the rest is room to spare
     MAX_MOVES = 1024      # legal moves of one decision (the card loader's limits bound it below this)
+    MAX_STAT = 31         # a unit's cost, strength or offering at most (cards.MAX_STAT)
 
 # One effect of an ability, compiled (cards.Effect).
 cdef struct Effect:
@@ -60,6 +61,7 @@ cdef struct Tables:
     Effect code[MAX_PROGS][MAX_EFFECTS]
     uint64_t type_set[4]              # sets of designs (bit t: design t): [0] every design, [TY_*] those of
                                       # the type; indexed by a filter, the face-up units it passes
+    uint64_t affordable[MAX_STAT + 1] # the designs whose cost is at most k coins (more coins: [MAX_STAT])
 
 # A decision waiting for a move (rules.Pending); kind DK_NONE means none.
 cdef struct Decision:

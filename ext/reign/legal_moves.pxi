@@ -33,23 +33,33 @@ cdef int pick_listed(const int* keys, const uint8_t* cnts, int m, int last, int 
         suffix -= cnts[i]
     return n
 
+cdef inline void play_fits(const Tables* tb, const State* s, int p, int only_city, uint64_t* fit) noexcept nogil:
+    """For each city, the designs ``p`` may play there (R-surge-2; ``only_city`` >= 0: that one alone)."""
+    cdef int city
+    for city in range(NCITIES):
+        fit[city] = fitting(tb, CITY_LIMIT - side_count(tb, s, city, p)) if only_city < 0 or city == only_city else 0
+
 cdef int play_moves(const Tables* tb, const State* s, int p, uint64_t units, int paid, int only_city,
                     int32_t* out, int n) noexcept nogil:
-    """Play each design of the set ``units`` into each city where it fits (R-surge-2; ``only_city`` >= 0:
-    that one)."""
-    cdef int t, city, size
-    cdef int room[NCITIES]
-    for city in range(NCITIES):
-        room[city] = CITY_LIMIT - side_count(tb, s, city, p)
+    """Play each design of the set ``units`` (``paid``: that ``p`` can pay for) into each city where it
+    fits, design by design. Each move is written and kept only if it fits, without a branch (``out``
+    has room for one more than the moves)."""
+    cdef int t
+    cdef int32_t m
+    cdef uint64_t fit[NCITIES]
+    play_fits(tb, s, p, only_city, fit)
+    if paid:
+        units &= affordable(tb, s.coins[p])
+    units &= fit[0] | fit[1] | fit[2]
     while units:
         t = pop_unit(&units)
-        if paid and tb.cost[t] > s.coins[p]:
-            continue
-        size = tb.size[t]
-        for city in range(NCITIES):
-            if (only_city < 0 or city == only_city) and size <= room[city]:
-                out[n] = mk(V_PLAY, t, city)
-                n += 1
+        m = mk(V_PLAY, t, 0)
+        out[n] = m
+        n += (fit[0] >> t) & 1
+        out[n] = m + (1 << 11)
+        n += (fit[1] >> t) & 1
+        out[n] = m + (2 << 11)
+        n += (fit[2] >> t) & 1
     return n
 
 cdef int units_in_cities(const Tables* tb, const State* s, int side, int this_city, int city, int filter,
@@ -162,12 +172,10 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
     elif kind == DK_SURGE:
         units = present(s.hands[p])
         n = play_moves(tb, s, p, units, 1, -1, out, n)
-        units &= tb.type_set[TY_BEAST]
+        units &= tb.type_set[TY_BEAST] & affordable(tb, s.coins[p])
         while units:
-            t = pop_unit(&units)
-            if tb.cost[t] <= s.coins[p]:
-                out[n] = mk(V_BEAST, t)
-                n += 1
+            out[n] = mk(V_BEAST, pop_unit(&units))
+            n += 1
         if not s.reward_used:
             for k in range(tb.R):
                 if s.rewards_hand[p][k]:
@@ -311,6 +319,67 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
                 n += 1
                 m += (1 << 22) - (1 << 16)  # one card fewer, one coin more
     return n
+
+cdef int32_t random_move(const Tables* tb, const State* s, uint64_t* rng, int32_t* buf) noexcept nogil:
+    """``buf[rng_below(rng, n)]`` of the ``n`` moves :c:func:`gen_moves` lists for the pending decision,
+    the same draw from the same generator, ``-1`` if there is none. The Surge, the Offering and the
+    Wealth step (two thirds of the plies of a random game) count their moves and make only the one
+    drawn; ``buf`` has room for MAX_MOVES."""
+    cdef const Decision* d = &s.pending
+    cdef int p = d.player, n, i, k, t, v, plays, beasts, rewards = 0
+    cdef uint64_t units, hand, fit[NCITIES]
+    if d.kind == DK_SURGE:  # plays (design by design, city by city), Beasts, reward cards, end
+        units = present(s.hands[p]) & affordable(tb, s.coins[p])
+        play_fits(tb, s, p, -1, fit)
+        plays = omen_popcount64(units & fit[0]) + omen_popcount64(units & fit[1]) + \
+            omen_popcount64(units & fit[2])
+        beasts = omen_popcount64(units & tb.type_set[TY_BEAST])
+        if not s.reward_used:
+            for k in range(tb.R):
+                rewards += s.rewards_hand[p][k] != 0
+        i = rng_below(rng, plays + beasts + rewards + 1)
+        if i < plays:
+            units &= fit[0] | fit[1] | fit[2]
+            while True:
+                t = pop_unit(&units)
+                for k in range(NCITIES):
+                    if (fit[k] >> t) & 1:
+                        if i == 0:
+                            return mk(V_PLAY, t, k)
+                        i -= 1
+        i -= plays
+        if i < beasts:
+            return mk(V_BEAST, nth_unit(units & tb.type_set[TY_BEAST], i))
+        i -= beasts
+        if i < rewards:
+            for k in range(tb.R):
+                if s.rewards_hand[p][k]:
+                    if i == 0:
+                        return mk(V_USE, k)
+                    i -= 1
+        return mk(V_END)
+    if d.kind == DK_WEALTH:  # each split of the actions, cards first
+        i = rng_below(rng, d.n + 1)
+        return mk(V_WEALTH, 0, 0, 0, 0, d.n - i, i)
+    if d.kind == DK_OFFERING:  # pass, then each design's splits of its OFFERING value, cards first
+        hand = present(s.hands[p])
+        units = hand
+        n = 1
+        while units:
+            n += tb.offering[pop_unit(&units)] + 1
+        i = rng_below(rng, n)
+        if i == 0:
+            return mk(V_PASS)
+        i -= 1
+        units = hand
+        while True:
+            t = pop_unit(&units)
+            v = tb.offering[t]
+            if i <= v:
+                return mk(V_OFFER, t, 0, 0, 0, v - i, i)
+            i -= v + 1
+    n = gen_moves(tb, s, d, buf)
+    return buf[rng_below(rng, n)] if n else -1
 
 cdef int real_choices(const Tables* tb, const State* s, const Decision* d) noexcept nogil:
     """Legal moves of ``d`` other than ``pass`` (which, where offered, comes last)."""

@@ -113,8 +113,7 @@ cdef void phase_portent(Ctx* c) noexcept nogil:
             n += 1 if (units & (units - 1)) == 0 else 2  # only none, one or more matter
             one_city = city
             one_t = 63 - __builtin_clzll(units)
-    if n == 0:
-        zero(c, s.portent_left, sizeof(s.portent_left))
+    if n == 0:  # every count is 0 already
         s.phase = PH_FEAT
     elif n == 1:
         resolve_oracle(c, one_city, one_t)
@@ -127,8 +126,8 @@ cdef inline void resolve_oracle(Ctx* c, int city, int t) noexcept nogil:
 
 cdef int side_has(const Tables* tb, const State* s, int city, int p, int filter) noexcept nogil:
     """Whether ``p``'s side of ``city`` has a unit matching ``filter`` (an Enraged one is a Beast)."""
-    return (present(s.cities[city][p]) & passing(tb, 0, filter)) != 0 or \
-        (present(s.enraged[city][p]) & passing(tb, 1, filter)) != 0
+    return s.side_n[city][p] != 0 and ((present(s.cities[city][p]) & passing(tb, 0, filter)) != 0 or
+                                       (present(s.enraged[city][p]) & passing(tb, 1, filter)) != 0)
 
 cdef int feat_holds(const Tables* tb, const State* s, int p, int f) noexcept nogil:
     """R-feat-3, R-card-12."""
@@ -271,12 +270,14 @@ cdef void run_phase(Ctx* c) noexcept nogil:
     elif ph == PH_PORTENT_START:
         L(c, s.portent_left, sizeof(s.portent_left))
         memset(s.portent_left, 0, sizeof(s.portent_left))
+        n = 0
         for city in range(NCITIES):
             units = present(s.cities[city][p]) & tb.type_set[TY_ORACLE]
+            n += units != 0
             while units:
                 t = pop_unit(&units)
                 s.portent_left[city][t] = s.cities[city][p][t]
-        s.phase = PH_PORTENT
+        s.phase = PH_PORTENT if n else PH_FEAT  # no Oracle: phase_portent would find none
     elif ph == PH_PORTENT:
         phase_portent(c)
     elif ph == PH_FEAT:  # R-feat-1

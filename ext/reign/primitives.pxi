@@ -114,9 +114,18 @@ cdef extern from *:
         return n;
     }
     #endif
+    /* bits set in x, in registers: the build targets plain x86-64, whose __builtin_popcountll is a
+       library call */
+    static inline int omen_popcount64(uint64_t x) {
+        x -= (x >> 1) & 0x5555555555555555ULL;
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
     """
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
+    int omen_popcount64(uint64_t x) nogil  # bits set in x
     uint64_t omen_nonzero50(const uint8_t* xs) nogil  # bit t set: xs[t] != 0, for the 50 (MAX_T) entries
     int omen_sum50(const uint8_t* xs) nogil  # the sum of the 50 (MAX_T) entries
 
@@ -142,6 +151,24 @@ cdef inline uint64_t passing(const Tables* tb, int enraged, int filter) noexcept
     if enraged:
         return tb.type_set[0] if filter == 0 or filter == TY_BEAST else 0
     return tb.type_set[filter]
+
+
+cdef inline uint64_t affordable(const Tables* tb, int coins) noexcept nogil:
+    """The designs a player with ``coins`` can pay for (costs are at most MAX_STAT)."""
+    return tb.affordable[coins if coins < MAX_STAT else MAX_STAT]
+
+cdef inline uint64_t fitting(const Tables* tb, int room) noexcept nogil:
+    """The designs that fit a side with ``room`` units to spare (R-surge-2: a Beast takes 2)."""
+    if room >= 2:
+        return tb.type_set[0]
+    return tb.type_set[0] & ~tb.type_set[TY_BEAST] if room == 1 else 0
+
+cdef inline int nth_unit(uint64_t units, int i) noexcept nogil:
+    """The ``i``-th lowest design of a set with more than ``i`` designs."""
+    while i:
+        units &= units - 1
+        i -= 1
+    return __builtin_ctzll(units)
 
 
 # -- units

@@ -19,14 +19,15 @@ cdef int random_playout(const Tables* tb, State* s, uint64_t* policy) noexcept n
     """Play uniformly random legal moves to the end (the choices of ``RandomBot``); returns the plies."""
     cdef Ctx c
     cdef int32_t buf[MAX_MOVES]
-    cdef int n, plies = 0
+    cdef int32_t m
+    cdef int plies = 0
     c.tb = tb
     c.s = s
     c.tr = NULL
     while s.phase != PH_GAME_OVER:
-        n = gen_moves(tb, s, &s.pending, buf)
-        if n == 0:  # a decision without a move: the reference engine would be stuck as well
+        m = random_move(tb, s, policy, buf)
+        if m < 0:  # a decision without a move: the reference engine would be stuck as well
             break
-        do_move(&c, buf[rng_below(policy, n)])
+        do_move(&c, m)
         plies += 1
     return plies

@@ -499,10 +499,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "play", help="play a game between bots (or you) and print it turn by turn",
         description="Plays a game and prints it turn by turn. A human player (--players human,greedy) is "
-                    "shown, before each decision, the board as their seat sees it (their hand and coins, "
-                    "nothing hidden from them) and their moves grouped and numbered, and types a number, a "
+                    "shown, before each decision, the board as their seat sees it (their hand and coins; "
+                    "nothing they cannot see) and their moves grouped and numbered, and types a number, a "
                     "move, or a command: help, board, moves, hint (the engine's three best moves with win % "
-                    "and 95%% interval, searched from what the player sees), undo (back to their previous "
+                    "and 95% interval, searched from what the player sees), undo (back to their previous "
                     "decision, the bots' moves since included), quit. quit and Ctrl-C save the game to "
                     "--record FILE, or to omen-GAME-seedN.json in this folder (said at the start); "
                     "`omen-search replay FILE` checks it and `omen-search analyze FILE` reviews it.")

@@ -241,8 +241,9 @@ class TerminalGame:
             if self.moves:
                 self.moves.pop()
             if state.current_player in self.humans and len(state.legal_moves()) > 1:
-                self.say(f"  took back {len(undone)} move{'s' if len(undone) > 1 else ''} (yours and the other "
-                         "seats' since): back to your previous decision")
+                what = ("your last move" if len(undone) == 1
+                        else f"{len(undone)} moves (yours and the other seats' since)")
+                self.say(f"  took back {what}: back to your previous decision")
                 return
         for move in reversed(undone):
             state.apply(move)

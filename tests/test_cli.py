@@ -118,6 +118,16 @@ def test_play_text_mentions_the_record(capsys, tmp_path):
     assert status == 0 and f"record written to {path}" in out and path.exists()
 
 
+def test_play_help_tells_a_human_the_commands_and_where_the_game_is_saved(capsys):
+    with pytest.raises(SystemExit):
+        run(capsys, "play", "--help")
+    text = re.sub(r"(\w)- (\w)", r"\1-\2", " ".join(capsys.readouterr().out.split()))  # argparse wraps at hyphens
+    for words in ("help, board, moves, hint", "undo", "quit", "Ctrl-C save the game to --record FILE",
+                  "omen-GAME-seedN.json", "--hint-iterations N", "win % and 95% interval"):
+        assert words in text, words
+    assert "%%" not in text
+
+
 # ------------------------------------------------------------------------------ cards
 
 

@@ -261,8 +261,8 @@ def test_undo_takes_back_to_the_humans_previous_decision_with_the_bots_moves(nam
     assert out.getvalue().count("took back") == 1 and not script, "the other seat had a turn between two decisions"
     back = typist.plies[-2]
     assert back == typist.plies[-4] < typist.plies[-3] and views[-2] == views[-4], "back at the decision before"
-    took = re.search(r"took back (\d+) moves? ", out.getvalue())
-    assert took and int(took.group(1)) == typist.plies[-3] - back
+    took = re.search(r"took back (\d+ moves|your last move)", out.getvalue())
+    assert took and (int(took.group(1).split()[0]) if took.group(1)[0].isdigit() else 1) == typist.plies[-3] - back
     record = load_record(tmp_path / "saved.json")
     assert len(record["moves"]) == typist.plies[-1]
     listed = numbered(group_moves(game, replay(record, upto=back).legal_moves()))

@@ -13,7 +13,7 @@ Moves are packed ``int32`` ids, laid out as :mod:`omen_search.games.reign.encodi
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, realloc
-from libc.string cimport memcpy, memmove, memset
+from libc.string cimport memcmp, memcpy, memmove, memset
 from cpython.pycapsule cimport PyCapsule_New
 
 from core_state cimport *
@@ -363,6 +363,7 @@ cdef class CoreState:
         for k in range(4):
             s.rng[k] = state.rng.s[k]
         recount_sides(&core.tables.tb, s)
+        recount_sets(s)
         ctx.tb = &core.tables.tb
         ctx.s = s
         ctx.tr = NULL
@@ -567,9 +568,15 @@ cdef class CoreState:
         return PyCapsule_New(&self.handle, GAME_HANDLE_NAME, NULL)
 
     def totals_ok(self) -> bool:
-        """Whether every running total of the struct (``side_n``) equals a recount from the zones: the
-        self-check the tests run at every ply."""
+        """Whether every running total of the struct (``side_n``) and every set of designs
+        (``hand_set``, ``side_set``) equals a recount from the zones: the self-check the tests run at
+        every ply."""
         cdef int city, p
+        cdef State counted = self.s
+        recount_sets(&counted)
+        if memcmp(counted.hand_set, self.s.hand_set, sizeof(self.s.hand_set)) or \
+                memcmp(counted.side_set, self.s.side_set, sizeof(self.s.side_set)):
+            return False
         for city in range(NCITIES):
             for p in range(2):
                 if self.s.side_n[city][p] != side_recount(&self.tables.tb, &self.s, city, p):

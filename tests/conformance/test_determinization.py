@@ -16,8 +16,10 @@ from typing import Any
 from omen_search.game import Game
 from omen_search.rng import Rng
 from conformance_helper import ENGINES, public_face, seeded_games
+from play_helper import random_walk
 
-SAMPLED = 4  # one ply in SAMPLED, drawn at random, is determinised for every player
+SAMPLED = 4  # one ply in SAMPLED, drawn at random, is determinised for every player ...
+WORLD_PLIES = 16  # ... or fewer, so that about this many plies of a long game are (the Grand Melee's 750)
 
 
 def worlds(game: Game) -> Iterator[tuple[Any, Any, int, int]]:
@@ -29,9 +31,11 @@ def worlds(game: Game) -> Iterator[tuple[Any, Any, int, int]]:
             if not hasattr(state, "determinized"):
                 assert engine != "core", f"{game.name}: the core must offer determinized(player, seed)"
                 continue
+            length = random_walk(game.new_initial_state(seed, engine="core", config=config), seed).ply
+            every = max(SAMPLED, -(-length // WORLD_PLIES))
             rng = Rng(seed)
             while not state.is_terminal():
-                if rng.below(SAMPLED) == 0:
+                if rng.below(every) == 0:
                     for player in range(game.players):
                         yield state, state.determinized(player, seed + state.ply), player, seed + state.ply
                 moves = state.legal_moves()

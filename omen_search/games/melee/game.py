@@ -1,0 +1,207 @@
+"""The Grand Melee as the tools see it: ``reign-of-war-melee``, four players (R-melee-*)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from omen_search.errors import FormatError, UsageError
+from omen_search.game import ENGINES, Game, Option, register
+from omen_search.games.melee.observe import observe, written_config
+from omen_search.games.melee.reference import MeleeState
+from omen_search.games.melee.rules import DRAFT, GAME, MATCH_CARDS, PLAYERS, MeleeConfig, TableResult
+from omen_search.games.reign import positions as reign_positions
+from omen_search.games.reign import render as reign_render
+from omen_search.games.reign.cards import CardSet, default_cards, load_cards
+from omen_search.games.reign.heuristic import evaluate as table_evaluate
+from omen_search.games.reign.notation import Move
+from omen_search.games.reign.rules import DEFAULT_MAX_TURNS
+from omen_search.rng import Rng
+
+HIDDEN_MOVE = "(hidden move)"  # a move at the other table, or a face-down choice, as a seat sees it
+WIN_VALUE = 100.0  # the greedy bot's worth of a Victory card, above any table game's evaluation
+
+
+def new_game(engine: str, seed: int, cards: CardSet | None, config: MeleeConfig) -> Any:
+    """A new Grand Melee on the named engine; the same seed deals the same match on both."""
+    if engine == "reference":
+        return MeleeState.new(seed=seed, cards=cards, config=config)
+    if engine == "core":
+        from omen_search._reign_core import MeleeCore
+
+        return MeleeCore.new(seed=seed, cards=cards, config=config)
+    raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
+
+
+class MeleeGame(Game):
+    """``reign-of-war-melee``: four players draft design stacks together, then play knockout table
+    games of Reign of War (``docs/rules/reign-of-war.md``, Grand Melee)."""
+
+    name = GAME
+    title = "Omen: A Reign of War, the Grand Melee: four players, a shared draft, knockout table games"
+    short_title = "Omen: A Reign of War — Grand Melee"
+    identifier = "reign_melee"  # type: ignore[assignment]
+    players = PLAYERS
+    options = (
+        Option("emissary", "play the Emissary of War variant", False, (False, True)),
+        Option("catch_up", "the optional catch-up wealth actions, R-wealth-4", False, (False, True)),
+        Option("max_turns", "end the game after this many turns, ruling D-end-2", DEFAULT_MAX_TURNS),
+    )
+
+    def config(self, **options: Any) -> MeleeConfig:
+        self.check_options(options)
+        return MeleeConfig(emissary=options.get("emissary", False), catch_up=options.get("catch_up", False),
+                           max_turns=options.get("max_turns", DEFAULT_MAX_TURNS))
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def owns(self, config: Any) -> bool:
+        return isinstance(config, MeleeConfig)
+
+    def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: CardSet | None = None,
+                          config: Any = None) -> Any:
+        if config is None:
+            config = self.config()
+        elif not self.owns(config):
+            raise UsageError(f"config: {config!r} does not set up {self.name}")
+        return new_game(engine, seed, cards, config)
+
+    # -- cards: Reign of War's
+
+    def default_cards(self) -> CardSet:
+        return default_cards()
+
+    def load_cards(self, path: str | Path | None = None) -> CardSet:
+        return load_cards(path)
+
+    def describe_cards(self, cards: CardSet) -> str:
+        return reign_render.describe_cards(cards)
+
+    def cards_json(self, cards: CardSet) -> dict[str, Any]:
+        return reign_render.cards_json(cards)
+
+    def cards_table(self, cards: CardSet) -> str:
+        return reign_render.cards_table(cards)
+
+    def card_names(self, cards: CardSet) -> tuple[str, ...]:
+        return tuple(c.name for kind in (cards.units, cards.rewards) for c in kind)
+
+    # -- what a player sees
+
+    def observe(self, state: Any, player: int) -> dict[str, Any]:
+        return observe(state, player)
+
+    def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
+        return state_from_observation(observation, cards if cards is not None else default_cards(), root)
+
+    def to_core(self, state: Any) -> Any:
+        if hasattr(state, "game_handle"):
+            return state
+        from omen_search._reign_core import MeleeCore
+
+        return MeleeCore.from_state(state)
+
+    def public_move(self, state: Any, move: Any, pov: int) -> str:
+        """A draft pick is public; a table move only at its table, where an emissary is face down."""
+        if state.phase == DRAFT:
+            return str(move)
+        seats = state.table_seats
+        if pov not in seats or (move.verb in ("emissary", "pick") and state.current_player != pov):
+            return HIDDEN_MOVE
+        return str(move)
+
+    hidden_move = HIDDEN_MOVE
+
+    # -- records
+
+    def record_header(self, state: Any) -> dict[str, Any]:
+        return {"ruleset": state.cards.ruleset, "cards": {"name": state.cards.name, "sha256": state.cards.sha256},
+                "config": written_config(state.config)}
+
+    def read_record_header(self, record: dict[str, Any], cards: Any) -> MeleeConfig:
+        config = record.get("config", {})
+        if not isinstance(config, dict):
+            raise FormatError("record.config: must be an object")
+        unknown = set(config) - {"emissary", "catch_up", "max_turns"}
+        if unknown:
+            raise FormatError(f"record.config: unknown fields {sorted(unknown)}")
+        return MeleeConfig(**config)
+
+    # -- for people
+
+    def describe_board(self, state: Any, pov: int | None = None) -> str:
+        lines = [f"  draft: {state.phase}, stacks left {len(state.pool)}"] if state.phase == DRAFT else []
+        for i, r in enumerate(state.results):
+            if pov is None or state.result_seen(i, pov):
+                lines.append(f"  table game {i + 1}: seats {r.seats[0]} and {r.seats[1]}, seat {r.winner} won "
+                             f"{r.scores[0]}-{r.scores[1]}" + (" (a draw, R-melee-7)" if r.drawn else ""))
+        table = state.table
+        if table is not None and (pov is None or pov in state.table_seats):
+            a, b = state.table_seats
+            lines.append(f"  table game {len(state.results) + 1}: seat {a} (table seat 0) against seat {b}")
+            lines.append(reign_render.describe_board(table, None if pov is None else state.table_seats.index(pov)))
+        return "\n".join(lines)
+
+    def describe_result(self, state: Any) -> str:
+        wins = state.scores()
+        order = sorted(range(PLAYERS), key=lambda p: -wins[p])
+        return "Grand Melee over: " + ", ".join(f"seat {p} {wins[p]} Victory card{'s' if wins[p] != 1 else ''}"
+                                                for p in order)
+
+    def decision_name(self, state: Any) -> str:
+        if state.phase == DRAFT:
+            return "draft"
+        table = state.table
+        return table.pending.kind if table is not None and table.pending is not None else "none"
+
+    # -- for the tools
+
+    def evaluate(self, state: Any, player: int) -> float:
+        """Victory cards first; at the player's own table, Reign of War's evaluation of it."""
+        value = WIN_VALUE * state.scores()[player]
+        table = state.table
+        if table is not None and player in state.table_seats:
+            value += table_evaluate(table, state.table_seats.index(player))
+        return value
+
+
+def state_from_observation(data: Any, cards: CardSet, root: str = "observation") -> tuple[MeleeState, int]:
+    """A Grand Melee that the observing player would observe exactly as ``data``, and that player.
+
+    What the player cannot see is made up: the other match cards (in seat order), the winners of
+    the table games whose result they do not see (the older player), the generator (seed 0); a
+    determinisation deals them again. Raises :class:`FormatError` naming a bad field."""
+    if not isinstance(data, dict):
+        raise FormatError(f"{root}: must be a JSON object")
+    if data.get("game") != GAME:
+        raise FormatError(f"{root}.game: must be {GAME!r}, got {data.get('game')!r}")
+    try:
+        config = MeleeConfig(**data.get("config", {}))
+        me = data["player"]
+        if me not in range(PLAYERS) or isinstance(me, bool):
+            raise FormatError(f"{root}.player: must be 0 to {PLAYERS - 1}, got {me!r}")
+        state = MeleeState(cards, config)
+        state.rng = Rng(0)
+        state.phase = data["phase"]
+        state.pool = [cards.unit(name).index for name in data["stacks"]]
+        state.drafted = [[cards.unit(name).index for name in d] for d in data["drafted"]]
+        state.picks = sum(len(d) for d in state.drafted)
+        match = data["match"]
+        left = list(MATCH_CARDS)
+        left.remove(match[me])
+        state.match = [card if card is not None else left.pop(0) for card in match]
+        state.results = [TableResult(tuple(r["seats"]), r["winner"] if r["winner"] is not None else min(r["seats"]),
+                                     bool(r.get("drawn", False)), tuple(r.get("scores", (0, 0))))
+                         for r in data["results"]]
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise FormatError(f"{root}: not a Grand Melee observation ({exc})") from None
+    if data["table"] is not None:
+        table, seat = reign_positions.state_from_observation(data["table"], cards, f"{root}.table")
+        state.table, state.table_seats = table, tuple(data["table_seats"])
+        if state.table_seats[seat] != me:
+            raise FormatError(f"{root}.table_seats: player {me} is not at table seat {seat}")
+    return state, me
+
+
+MELEE = register(MeleeGame())

@@ -1,0 +1,298 @@
+"""The Grand Melee (``reign-of-war-melee``): its rulings on both engines, and the core against the
+reference engine move for move.
+
+Each ruling test starts from a decision just before the rule and lets each engine apply it.
+``OMEN_MELEE_GAMES`` (20 by default; 2,000 for a long run) sets how many seeded random Grand Melees the differential test
+plays on both engines (each is a draft and four table games, about 750 plies).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from omen_search._reign_core import MeleeCore
+from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.game import get_game
+from omen_search.games.melee.reference import MeleeState
+from omen_search.games.melee.rules import DRAFT_ORDER, DRAFT_PICKS, TABLE_COINS, MeleeConfig
+from omen_search.games.reign.cards import default_cards
+from omen_search.rng import Rng
+from omen_search.search import Limit, ismcts
+
+MELEE_GAMES = int(os.environ.get("OMEN_MELEE_GAMES", "20"))
+ENGINES = ("reference", "core")
+MELEE = get_game("reign-of-war-melee")
+CARDS = default_cards()
+
+
+def new(engine: str, seed: int, config: MeleeConfig | None = None):
+    return MELEE.new_initial_state(seed, engine=engine, config=config)
+
+
+def walk(state, seed: int, until=lambda s: False):
+    """Random moves (``Rng(seed)``) until the game ends or ``until(state)`` holds; the moves played."""
+    rng = Rng(seed)
+    played = []
+    while not state.is_terminal() and not until(state):
+        moves = state.legal_moves()
+        played.append(moves[rng.below(len(moves))])
+        state.apply(played[-1])
+    return played
+
+
+def both(seed: int, until=lambda s: False):
+    """The same random Grand Melee on both engines, walked until ``until`` holds on the reference."""
+    ref = new("reference", seed)
+    played = walk(ref, seed, until)
+    core = new("core", seed)
+    for move in played:
+        core.apply(move)
+    return ref, core
+
+
+def type_counts(stacks: list[int]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for t in stacks:
+        counts[CARDS.units[t].type] = counts.get(CARDS.units[t].type, 0) + 1
+    return counts
+
+
+# ------------------------------------------------------------------ the draft
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ruling_r_melee_2_two_match_cards_show_1_and_two_show_2_each_hidden_until_the_draft_ends(engine):
+    for seed in range(6):
+        state = new(engine, seed)
+        assert sorted(state.match) == [1, 1, 2, 2]
+        for p in range(4):
+            shown = state.observation(p)["match"]
+            assert shown[p] == state.match[p] and [c for q, c in enumerate(shown) if q != p] == [None] * 3
+    ref, core = both(0, until=lambda s: s.phase != "draft")
+    for state in (ref, core):
+        assert all(state.observation(p)["match"] == state.match for p in range(4))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ruling_d_melee_1_the_youngest_seat_3_drafts_first_then_down_the_seats(engine):
+    state = new(engine, 5)
+    order = []
+    rng = Rng(5)
+    for _ in range(12):
+        order.append(state.current_player)
+        moves = state.legal_moves()
+        state.apply(moves[rng.below(len(moves))])
+    assert order == list(DRAFT_ORDER) * 3 == [3, 2, 1, 0] * 3
+
+
+def stuck_drafter(engine: str):
+    """A draft at its last pick, seat 0 to take it with 6 Soldier stacks already and only Soldier
+    stacks left (laid out on the reference engine, adopted by the core)."""
+    state = MeleeState.new(4, CARDS)
+    soldiers = [u.index for u in CARDS.units if u.type == "soldier"]
+    others = [u.index for u in CARDS.units if u.type != "soldier"]
+    rest = others[3:] + soldiers[6:11]
+    state.drafted = [soldiers[0:6] + others[0:3], rest[0:10], rest[10:20], rest[20:30]]
+    state.pool = sorted(soldiers[11:])
+    state.picks = DRAFT_PICKS - 1
+    assert state.current_player == 0
+    return state if engine == "reference" else MeleeCore.from_state(state)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ruling_r_draft_3_in_a_melee_a_drafter_with_no_legal_stack_may_take_any(engine):
+    state = stuck_drafter(engine)
+    assert type_counts(state.drafted[0])["soldier"] == 6
+    moves = state.legal_moves()
+    assert [m.card for m in moves] == [CARDS.units[t].name for t in state.pool]  # the escape: any stack
+    state.apply(moves[0])
+    assert state.phase == "table"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ruling_r_melee_4_type_limits_hold_for_each_of_the_four_drafters(engine):
+    state = new(engine, 9)
+    rng = Rng(9)
+    while state.phase == "draft":
+        p = state.current_player
+        taken = type_counts(state.drafted[p])
+        for move in state.legal_moves():
+            kind = CARDS.unit(move.card).type
+            assert taken.get(kind, 0) < {"soldier": 6, "beast": 4, "oracle": 4}[kind]
+        moves = state.legal_moves()
+        state.apply(moves[rng.below(len(moves))])
+    assert all(len(d) == 10 for d in state.drafted) and state.pool == []
+
+
+# ------------------------------------------------------------------ the tables
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ruling_r_melee_5_round_1_pairs_equal_match_cards_with_their_drafted_decks_and_20_coins(engine):
+    ref, core = both(2, until=lambda s: s.phase == "draft" and s.picks == DRAFT_PICKS - 1)
+    state = ref if engine == "reference" else core
+    state.apply(state.legal_moves()[0])  # the last pick: the draft ends, the first table is dealt
+    ones = tuple(p for p in range(4) if state.match[p] == 1)
+    assert state.phase == "table" and state.table_seats == ones
+    table = state.table
+    for seat, p in enumerate(ones):  # R-melee-5: every copy of each drafted stack, the player's own deck
+        deck = sorted(name for name in table.config.decks[seat])
+        assert deck == sorted(CARDS.units[t].name for t in state.drafted[p] for _ in range(CARDS.units[t].copies))
+    assert table.config.coin_supply == TABLE_COINS  # R-melee-3
+    assert table.supply() + table.coins[0] + table.coins[1] == TABLE_COINS
+    assert state.table_seats[table.current_player] == state.current_player
+
+
+def finishing_move(seed: int, index: int):
+    """Both engines one move before table game ``index`` of seed ``seed``'s random melee ends."""
+    ref = new("reference", seed)
+    played = walk(ref, seed, until=lambda s: len(s.results) > index)
+    ref, core = new("reference", seed), new("core", seed)
+    for move in played[:-1]:
+        ref.apply(move)
+        core.apply(move)
+    return ref, core, played[-1]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ruling_r_melee_6_round_2_puts_winners_together_then_losers_and_places_give_returns(engine):
+    ref, core, last = finishing_move(0, 1)
+    state = ref if engine == "reference" else core
+    state.apply(last)  # round 1 ends: the winners' table is dealt
+    first, second = state.results
+    assert state.table_seats == tuple(sorted((first.winner, second.winner)))
+    walk(state, 1, until=lambda s: len(s.results) == 3)
+    losers = tuple(sorted(r.loser for r in state.results[:2]))
+    assert state.table_seats == losers
+    walk(state, 2)
+    wins = state.scores()
+    assert sorted(wins) == [0, 1, 1, 2]  # the third round is not played (R-melee-6): shared second place
+    assert state.returns() == tuple({2: 1.0, 1: 0.5, 0: 0.0}[w] for w in wins)  # D-melee-3
+    champion = state.results[2].winner
+    assert wins[champion] == 2
+
+
+def a_drawn_table() -> tuple[int, int]:
+    """A seed and a table game of it that random play draws on points (R-score-2)."""
+    for seed in range(60):
+        state = new("core", seed)
+        walk(state, seed)
+        for i, r in enumerate(state.results):
+            if r.drawn:
+                return seed, i
+    raise AssertionError("no drawn table game in 60 random Grand Melees")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ruling_r_melee_7_a_drawn_table_game_goes_to_the_player_who_took_the_second_turn(engine):
+    seed, index = a_drawn_table()
+    ref, core, last = finishing_move(seed, index)
+    state = ref if engine == "reference" else core
+    seats, table = state.table_seats, state.table
+    state.apply(last)
+    result = state.results[index]
+    assert result.drawn and result.scores[0] == result.scores[1]
+    second = 1 - table.first_player  # the first player is decided long before the last move
+    assert result.winner == seats[second]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_ruling_d_melee_2_the_other_tables_game_and_result_stay_hidden_until_the_round_ends(engine):
+    ref, core, last = finishing_move(3, 1)
+    state = ref if engine == "reference" else core
+    playing, other = state.table_seats, state.results[0].seats
+    for p in other:  # at the other table: none of this game
+        assert state.observation(p)["table"] is None
+    for p in playing:  # at this table: the other table's result not yet
+        assert state.observation(p)["results"][0]["winner"] is None
+        assert state.observation(p)["table"] is not None
+    assert state.observation(other[0])["results"][0]["winner"] == state.results[0].winner
+    state.apply(last)  # round 1 is over: every result is shown to everyone
+    assert all(state.observation(p)["results"][i]["winner"] == r.winner
+               for p in range(4) for i, r in enumerate(state.results))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_hidden_result_is_dealt_again_in_a_world_and_a_seen_one_kept(engine):
+    ref, core, _ = finishing_move(3, 1)
+    state = ref if engine == "reference" else core
+    p = state.table_seats[0]
+    winners = {state.determinized(p, seed).results[0].winner for seed in range(40)}
+    assert winners == set(state.results[0].seats)  # either player of the other table
+    q = state.results[0].seats[0]
+    assert {state.determinized(q, seed).results[0].winner for seed in range(10)} == {state.results[0].winner}
+
+
+def test_the_melee_refuses_a_card_set_with_too_few_stacks_and_a_bad_option():
+    small = CARDS
+    for unit in CARDS.units[:11]:  # 39 stacks left
+        small = small.without(unit.name)
+    for engine in ENGINES:
+        with pytest.raises(UsageError, match="40 design stacks"):
+            MELEE.new_initial_state(0, engine=engine, cards=small)
+    with pytest.raises(UsageError, match="max_turns"):
+        MELEE.config(max_turns=0)
+    state = new("core", 0)
+    with pytest.raises(IllegalMoveError, match="ply 0: player 3"):
+        state.apply('play "Satyr" city0')
+
+
+# ------------------------------------------------------------------ the core against the reference
+
+
+def test_the_core_plays_every_grand_melee_as_the_reference_move_for_move():
+    """At every ply the same legal moves in order and the same player; at every 25th ply every
+    player's observation and each player's world of the same seed; at the end the same results."""
+    for seed in range(MELEE_GAMES):
+        config = MeleeConfig(emissary=seed % 2 == 1, catch_up=seed % 4 == 2)
+        ref, core = new("reference", seed, config), new("core", seed, config)
+        rng = Rng(seed)
+        while not ref.is_terminal():
+            moves = ref.legal_moves()
+            where = f"seed {seed}, ply {ref.ply}"
+            assert core.legal_moves() == moves and core.current_player == ref.current_player, where
+            if ref.ply % 25 == 0:
+                for p in range(4):
+                    assert core.observation(p) == ref.observation(p), where
+                    w_ref, w_core = ref.determinized(p, seed + ref.ply), core.determinized(p, seed + ref.ply)
+                    assert w_core.observation(p) == w_ref.observation(p) == ref.observation(p), where
+                    assert w_core.legal_moves() == w_ref.legal_moves(), where
+            move = moves[rng.below(len(moves))]
+            ref.apply(move)
+            core.apply(move)
+        assert core.is_terminal() and core.results == ref.results and core.returns() == ref.returns()
+
+
+def test_undo_takes_the_core_back_byte_for_byte_across_table_changes():
+    core = new("core", 11)
+    start = core.state_bytes()
+    marks = []
+    rng = Rng(11)
+    while not core.is_terminal():
+        marks.append(core.state_bytes())
+        moves = core.legal_moves()
+        core.apply(moves[rng.below(len(moves))])
+    for before in reversed(marks):
+        core.undo()
+        assert core.state_bytes() == before
+    assert core.state_bytes() == start
+
+
+def test_a_reference_melee_adopted_by_the_core_plays_on_the_same():
+    ref, core = both(6, until=lambda s: len(s.results) == 1 and s.table is not None and s.table.ply > 30)
+    adopted = MeleeCore.from_state(ref)
+    assert [adopted.observation(p) for p in range(4)] == [core.observation(p) for p in range(4)]
+    walk(adopted, 7)
+    walk(core, 7)
+    assert adopted.results == core.results and adopted.ply == core.ply
+
+
+def test_ismcts_searches_a_grand_melee_draft_and_table_for_the_player_to_move():
+    state = new("core", 1)
+    result = ismcts(state, Limit(iterations=300), seed=2)
+    assert result.best in state.legal_moves() and result.iterations == 300
+    walk(state, 1, until=lambda s: s.phase == "table")
+    result = ismcts(state, Limit(iterations=300), seed=2, mo=True)
+    assert result.best in state.legal_moves()

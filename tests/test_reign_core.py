@@ -138,7 +138,8 @@ def test_undo_restores_every_byte_and_a_clone_is_the_same_game(name: str) -> Non
 
 @pytest.mark.parametrize("name", list(SETUPS))
 def test_running_totals_equal_a_recount_at_every_ply_and_after_undo(name: str) -> None:
-    """The core's running totals (units per side, ...) are kept by every write and restored by undo:
+    """The core's running totals (units per side; the sets of designs in hands and on sides) are kept
+    by every write and restored by undo:
     checked against a recount at every ply of random games, after each undo and in determinised worlds."""
     for seed in range(40):
         core = CoreState.new(seed, config=SETUPS[name])

@@ -126,6 +126,11 @@ cdef struct State:
                                       # and `enraged` (add_unit), restored by undo with the header, recounted
                                       # by from_state; totals_ok (tests) checks it against a recount
     uint64_t rng[4]                   # xoshiro256** (omen_search.rng): the last field of the header
+    # -- sets of designs kept beside their counts (bit t: a nonzero count of design t), written with
+    # them (hand_add, add_unit, the bulk writes), logged for undo when a bit changes, recounted by
+    # from_state and determinisation; totals_ok (tests) checks them against the counts
+    uint64_t hand_set[2]              # of hands
+    uint64_t side_set[NCITIES][2][2]  # of each side: [city][p][0] cities (face up), [1] enraged
     # -- zones: lists keep the top at the end; multisets are counts per unit
     Frame stack[MAX_STACK]
     uint8_t decks[2][MAX_CARDS]

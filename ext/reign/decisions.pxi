@@ -51,7 +51,7 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
                 s.packs[0][i] = s.packs[1][i]
                 s.packs[1][i] = <uint8_t>q
     elif d.kind == DK_EMISSARY:
-        inc(c, &s.hands[p][t], -1)  # set aside face down: its known status is kept
+        hand_add(c, p, t, -1)  # set aside face down: its known status is kept
         if s.known[p][t] > s.hands[p][t]:
             set8(c, &s.known[p][t], s.hands[p][t])
         s.emissaries[p] = <int8_t>t

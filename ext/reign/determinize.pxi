@@ -117,6 +117,7 @@ cdef void deal_unseen(const Tables* tb, State* s, int p, uint64_t* rng) noexcept
         if k < n:
             s.hands[opp][pool[k]] += 1
             k += 1
+    s.hand_set[opp] = present(s.hands[opp])
     if emissary >= 0 and k < n:
         s.emissaries[opp] = <int8_t>pool[k]
         k += 1

@@ -85,7 +85,7 @@ cdef void run_effect(Ctx* c, const Effect* e, int prog, int index, int owner, in
     elif op == OP_REVEAL_HAND_DISCARD:  # R-card-11
         L(c, s.known[opp], MAX_T)
         memcpy(s.known[opp], s.hands[opp], MAX_T)
-        units = present(s.hands[opp])
+        units = s.hand_set[opp]
         while units:
             seen(c, opp, pop_unit(&units), 0)
         d = decision(DK_TRASH, owner, owner, e.n, -1, prog, index)

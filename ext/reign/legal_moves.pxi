@@ -75,7 +75,7 @@ cdef int units_in_cities(const Tables* tb, const State* s, int side, int this_ci
             continue
         for enr in range(2):
             zone = &s.enraged[c][side][0] if enr else &s.cities[c][side][0]
-            units = present(zone) & passing(tb, enr, filter)
+            units = s.side_set[c][side][enr] & passing(tb, enr, filter)
             while units:
                 t = pop_unit(&units)
                 keys[m] = (c * 2 + enr) * tb.T + t
@@ -96,7 +96,7 @@ cdef int enrage_counts(const Tables* tb, const State* s, const Decision* d, int*
         room[c] = CITY_LIMIT - side_count(tb, s, c, side)
         if e.this_city and c != d.city:
             continue
-        units = present(s.cities[c][side]) & passing(tb, 0, e.filter) & ~tb.type_set[TY_BEAST]  # not a Beast
+        units = s.side_set[c][side][0] & passing(tb, 0, e.filter) & ~tb.type_set[TY_BEAST]  # not a Beast
         while units:
             t = pop_unit(&units)
             keys[m] = c * tb.T + t
@@ -161,7 +161,7 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
             out[n] = mk(V_PICK, pop_unit(&units))
             n += 1
     elif kind == DK_EMISSARY:
-        units = present(s.hands[p])
+        units = s.hand_set[p]
         while units:
             out[n] = mk(V_EMISSARY, pop_unit(&units))
             n += 1
@@ -170,7 +170,7 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
             out[n] = mk(V_WEALTH, 0, 0, 0, 0, k, d.n - k)
             n += 1
     elif kind == DK_SURGE:
-        units = present(s.hands[p])
+        units = s.hand_set[p]
         n = play_moves(tb, s, p, units, 1, -1, out, n)
         units &= tb.type_set[TY_BEAST] & affordable(tb, s.coins[p])
         while units:
@@ -210,13 +210,13 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_DISCARD:
-        nk = pick_keys(s.hands[p], present(s.hands[p]), d.last, d.n, 1, keys)
+        nk = pick_keys(s.hands[p], s.hand_set[p], d.last, d.n, 1, keys)
         for i in range(nk):
             out[n] = mk(V_DISCARD, keys[i])
             n += 1
     elif kind == DK_TRASH:
         e = effect_of(tb, d)
-        units = present(s.hands[1 - p]) & passing(tb, 0, e.filter) & units_from(d.last)
+        units = s.hand_set[1 - p] & passing(tb, 0, e.filter) & units_from(d.last)
         while units:
             out[n] = mk(V_DISCARD, pop_unit(&units))
             n += 1
@@ -281,7 +281,7 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
                 continue
             for enr in range(2):
                 zone = &s.enraged[src][side][0] if enr else &s.cities[src][side][0]
-                units = present(zone) & passing(tb, enr, e.filter)
+                units = s.side_set[src][side][enr] & passing(tb, enr, e.filter)
                 while units:
                     t = pop_unit(&units)
                     size = unit_size(tb, t, enr)
@@ -292,7 +292,7 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_PLAY_FREE:
-        n = play_moves(tb, s, p, present(s.hands[p]), 0, -1, out, n)
+        n = play_moves(tb, s, p, s.hand_set[p], 0, -1, out, n)
     elif kind == DK_REVEAL_TAKE:
         e = effect_of(tb, d)
         units = present(s.revealed) & passing(tb, 0, e.filter)
@@ -309,7 +309,7 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
     elif kind == DK_OFFERING:
         out[n] = mk(V_PASS)
         n += 1
-        units = present(s.hands[p])
+        units = s.hand_set[p]
         while units:  # each split of the OFFERING value, cards first: mk(V_OFFER, t, 0, 0, 0, k, v - k)
             t = pop_unit(&units)
             v = tb.offering[t]
@@ -322,14 +322,14 @@ cdef int gen_moves(const Tables* tb, const State* s, const Decision* d, int32_t*
 
 cdef int32_t random_move(const Tables* tb, const State* s, uint64_t* rng, int32_t* buf) noexcept nogil:
     """``buf[rng_below(rng, n)]`` of the ``n`` moves :c:func:`gen_moves` lists for the pending decision,
-    the same draw from the same generator, ``-1`` if there is none. The Surge, the Offering and the
-    Wealth step (two thirds of the plies of a random game) count their moves and make only the one
-    drawn; ``buf`` has room for MAX_MOVES."""
+    the same draw from the same generator, ``-1`` if there is none. The Surge and the Offering (half
+    the plies of a random game) count their moves and make only the one drawn; ``buf`` has room for
+    MAX_MOVES."""
     cdef const Decision* d = &s.pending
     cdef int p = d.player, n, i, k, t, v, plays, beasts, rewards = 0
     cdef uint64_t units, hand, fit[NCITIES]
     if d.kind == DK_SURGE:  # plays (design by design, city by city), Beasts, reward cards, end
-        units = present(s.hands[p]) & affordable(tb, s.coins[p])
+        units = s.hand_set[p] & affordable(tb, s.coins[p])
         play_fits(tb, s, p, -1, fit)
         plays = omen_popcount64(units & fit[0]) + omen_popcount64(units & fit[1]) + \
             omen_popcount64(units & fit[2])
@@ -362,7 +362,7 @@ cdef int32_t random_move(const Tables* tb, const State* s, uint64_t* rng, int32_
         i = rng_below(rng, d.n + 1)
         return mk(V_WEALTH, 0, 0, 0, 0, d.n - i, i)
     if d.kind == DK_OFFERING:  # pass, then each design's splits of its OFFERING value, cards first
-        hand = present(s.hands[p])
+        hand = s.hand_set[p]
         units = hand
         n = 1
         while units:

@@ -126,8 +126,8 @@ cdef inline void resolve_oracle(Ctx* c, int city, int t) noexcept nogil:
 
 cdef int side_has(const Tables* tb, const State* s, int city, int p, int filter) noexcept nogil:
     """Whether ``p``'s side of ``city`` has a unit matching ``filter`` (an Enraged one is a Beast)."""
-    return s.side_n[city][p] != 0 and ((present(s.cities[city][p]) & passing(tb, 0, filter)) != 0 or
-                                       (present(s.enraged[city][p]) & passing(tb, 1, filter)) != 0)
+    return (s.side_set[city][p][0] & passing(tb, 0, filter)) != 0 or \
+        (s.side_set[city][p][1] & passing(tb, 1, filter)) != 0
 
 cdef int feat_holds(const Tables* tb, const State* s, int p, int f) noexcept nogil:
     """R-feat-3, R-card-12."""
@@ -149,18 +149,18 @@ cdef int feat_holds(const Tables* tb, const State* s, int p, int f) noexcept nog
 cdef int strength(const Tables* tb, const State* s, int city, int p) noexcept nogil:
     """R-war-3: printed strength of face-up units, 4 for each Enraged one."""
     cdef int t, n = 0
-    cdef uint64_t units = present(s.cities[city][p])
+    cdef uint64_t units = s.side_set[city][p][0]
     while units:
         t = pop_unit(&units)
         n += s.cities[city][p][t] * tb.strength[t]
-    units = present(s.enraged[city][p])
+    units = s.side_set[city][p][1]
     while units:
         n += ENRAGED_STRENGTH * s.enraged[city][p][pop_unit(&units)]
     return n
 
 cdef int soldiers(const Tables* tb, const State* s, int city, int p) noexcept nogil:
     cdef int n = 0
-    cdef uint64_t units = present(s.cities[city][p]) & tb.type_set[TY_SOLDIER]
+    cdef uint64_t units = s.side_set[city][p][0] & tb.type_set[TY_SOLDIER]
     while units:
         n += s.cities[city][p][pop_unit(&units)]
     return n
@@ -215,6 +215,7 @@ cdef void phase_war_keep(Ctx* c) noexcept nogil:
     memcpy(s.limbo_enraged, s.enraged[city][p], MAX_T)
     zero(c, s.cities[city][p], MAX_T)
     zero(c, s.enraged[city][p], MAX_T)
+    zero(c, s.side_set[city][p], sizeof(s.side_set[city][p]))
     s.side_n[city][p] = 0
     d = decision(DK_KEEP, p, -1, limit, city, -1, -1)
     if n_moves(c.tb, s, &d) > 1:
@@ -228,9 +229,12 @@ cdef void phase_end_check(Ctx* c) noexcept nogil:
     cdef int a = s.active, city, t, empty = 0
     cdef uint64_t units
     for city in range(NCITIES):
-        units = present(s.enraged[city][a])
+        units = s.side_set[city][a][1]
         if units:  # else nothing changes
             L(c, s.cities[city][a], MAX_T)
+            L(c, s.side_set[city][a], sizeof(s.side_set[city][a]))
+            s.side_set[city][a][0] |= units
+            s.side_set[city][a][1] = 0
             while units:
                 t = pop_unit(&units)
                 s.cities[city][a][t] += s.enraged[city][a][t]
@@ -272,7 +276,7 @@ cdef void run_phase(Ctx* c) noexcept nogil:
         memset(s.portent_left, 0, sizeof(s.portent_left))
         n = 0
         for city in range(NCITIES):
-            units = present(s.cities[city][p]) & tb.type_set[TY_ORACLE]
+            units = s.side_set[city][p][0] & tb.type_set[TY_ORACLE]
             n += units != 0
             while units:
                 t = pop_unit(&units)
@@ -296,7 +300,7 @@ cdef void run_phase(Ctx* c) noexcept nogil:
     elif ph == PH_WAR_KEEP:
         phase_war_keep(c)
     elif ph == PH_OFFERING:
-        if hand_size(tb, s, p) == 0:  # D-decision-1: `pass` would be the only move
+        if s.hand_set[p] == 0:  # D-decision-1: `pass` would be the only move
             s.phase = PH_END_CHECK
         else:
             set_pending(s, DK_OFFERING, p, -1, 0, 0, -1, -1, -1)

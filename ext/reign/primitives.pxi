@@ -235,13 +235,35 @@ cdef int take_top(Ctx* c, int p) noexcept nogil:
     s.deck_n[i] -= 1
     return s.decks[i][s.deck_n[i]]
 
+cdef inline void mark(Ctx* c, uint64_t* units, int t, int count) noexcept nogil:
+    """Keep design ``t``'s bit of a set of designs equal to whether its ``count`` is nonzero."""
+    cdef uint64_t bit = <uint64_t>1 << t
+    if ((units[0] & bit) != 0) != (count != 0):
+        L(c, units, sizeof(uint64_t))
+        units[0] ^= bit
+
+cdef inline void hand_add(Ctx* c, int p, int t, int by) noexcept nogil:
+    """``by`` cards of ``t`` into (or, negative, out of) ``p``'s hand: the only write of one card to
+    ``hands``, keeping ``hand_set``."""
+    inc(c, &c.s.hands[p][t], by)
+    mark(c, &c.s.hand_set[p], t, c.s.hands[p][t])
+
+cdef void recount_sets(State* s) noexcept nogil:
+    """Set every set of designs from its counts (a state filled or dealt from outside)."""
+    cdef int p, city
+    for p in range(2):
+        s.hand_set[p] = present(s.hands[p])
+        for city in range(NCITIES):
+            s.side_set[city][p][0] = present(s.cities[city][p])
+            s.side_set[city][p][1] = present(s.enraged[city][p])
+
 cdef void draw(Ctx* c, int p, int n) noexcept nogil:
     cdef int k, t
     for k in range(n):
         t = take_top(c, p)
         if t < 0:
             return
-        inc(c, &c.s.hands[p][t], 1)
+        hand_add(c, p, t, 1)
 
 cdef inline void gain(Ctx* c, int p, int n) noexcept nogil:
     """R-comp-4: no more than the supply holds."""
@@ -288,13 +310,13 @@ cdef void to_pile(Ctx* c, int p, int t) noexcept nogil:
 
 cdef void to_hand_public(Ctx* c, int p, int t) noexcept nogil:
     """A card enters a hand from a public place: both players know it is there (R-hidden-1)."""
-    inc(c, &c.s.hands[p][t], 1)
+    hand_add(c, p, t, 1)
     inc(c, &c.s.known[p][t], 1)
     seen(c, p, t, 0)
 
 cdef inline void leave_hand(Ctx* c, int p, int t) noexcept nogil:
     """One known copy fewer, if any was known (D-known-1)."""
-    inc(c, &c.s.hands[p][t], -1)
+    hand_add(c, p, t, -1)
     if c.s.known[p][t] > 0:
         inc(c, &c.s.known[p][t], -1)
 
@@ -318,9 +340,12 @@ cdef void take_from_discard(Ctx* c, int p, int t) noexcept nogil:
 
 cdef inline void add_unit(Ctx* c, int city, int p, int t, int enraged, int by) noexcept nogil:
     """``by`` units of ``t`` onto (or, negative, off) a side: the only write of one unit to ``cities``
-    or ``enraged``, keeping ``side_n`` (in the header, so undo restores it without a record)."""
-    inc(c, side_zone(c.s, city, p, enraged) + t, by)
+    or ``enraged``, keeping ``side_n`` (in the header, so undo restores it without a record) and
+    ``side_set``."""
+    cdef uint8_t* zone = side_zone(c.s, city, p, enraged)
+    inc(c, zone + t, by)
     c.s.side_n[city][p] += by * unit_size(c.tb, t, enraged)
+    mark(c, &c.s.side_set[city][p][enraged], t, zone[t])
 
 cdef void remove_unit(Ctx* c, int city, int p, int t, int enraged) noexcept nogil:
     """Take a unit off its side; in the Portent step, a copy that has resolved leaves first (D-portent-1)."""

@@ -70,6 +70,15 @@ class Game(ABC):
         """A new game dealt from ``seed`` on the named engine (the same seed deals the same game on
         both); ``config`` defaults to ``config()``."""
 
+    def checked_config(self, config: Any) -> Any:
+        """``config``, or ``config()`` for ``None``; :class:`UsageError` for another game's set-up
+        (what ``new_initial_state`` deals from)."""
+        if config is None:
+            return self.config()
+        if not self.owns(config):
+            raise UsageError(f"config: {config!r} does not set up {self.name}")
+        return config
+
     @property
     def family(self) -> str:
         """The games that share rules and card sets (Heir's ``heir`` and ``heir-solo``): a card

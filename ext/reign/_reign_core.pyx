@@ -22,6 +22,8 @@ from omen_rng cimport rng_below, rng_next, rng_seed
 from omen_trail cimport TRAIL_MAX_STATE, Trail, trail_log, trail_undo
 
 from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.games.melee import rules as _melee_rules
+from omen_search.games.melee.observe import observe as _melee_observe
 from omen_search.games.reign import cards as _cards
 from omen_search.games.reign import rules as _rules
 from omen_search.games.reign.cards import CardSet, default_cards
@@ -225,6 +227,35 @@ cdef Decision _pending_in(d, int T):
     return _decision(d.kind, d.player, d.owner, d.n, d.last, d.city, d.ref, d.index, T)
 
 
+cdef int grow_history(Trail* tr, int** marks, int hist_n, int* hist_cap, int margin) except -1:
+    """Room in a state's undo trail for one more move of at most ``margin`` records, and in its
+    marks for one more move (never inside the C loops)."""
+    cdef int cap
+    if tr.cap - tr.n < margin:
+        cap = max(2 * tr.cap, tr.n + 2 * margin)
+        off = <uint16_t*>realloc(tr.off, cap * sizeof(uint16_t))
+        if off == NULL:
+            raise MemoryError()
+        tr.off = off
+        width = <uint8_t*>realloc(tr.width, cap * sizeof(uint8_t))
+        if width == NULL:
+            raise MemoryError()
+        tr.width = width
+        old = <uint64_t*>realloc(tr.old, cap * sizeof(uint64_t))
+        if old == NULL:
+            raise MemoryError()
+        tr.old = old
+        tr.cap = cap
+    if hist_n >= hist_cap[0]:
+        cap = max(64, 2 * hist_cap[0])
+        grown = <int*>realloc(marks[0], cap * sizeof(int))
+        if grown == NULL:
+            raise MemoryError()
+        marks[0] = grown
+        hist_cap[0] = cap
+    return 0
+
+
 cdef class CoreState:
     """A game on the Cython core, with the State interface of the reference engine.
 
@@ -372,30 +403,7 @@ cdef class CoreState:
 
     cdef int _grow(self) except -1:
         """Room for one more move in the trail and the marks (never inside the C loops)."""
-        cdef int cap
-        if self.tr.cap - self.tr.n < TRAIL_MARGIN:
-            cap = max(2 * self.tr.cap, self.tr.n + 2 * TRAIL_MARGIN)
-            off = <uint16_t*>realloc(self.tr.off, cap * sizeof(uint16_t))
-            if off == NULL:
-                raise MemoryError()
-            self.tr.off = off
-            width = <uint8_t*>realloc(self.tr.width, cap * sizeof(uint8_t))
-            if width == NULL:
-                raise MemoryError()
-            self.tr.width = width
-            old = <uint64_t*>realloc(self.tr.old, cap * sizeof(uint64_t))
-            if old == NULL:
-                raise MemoryError()
-            self.tr.old = old
-            self.tr.cap = cap
-        if self.hist_n >= self.hist_cap:
-            cap = max(64, 2 * self.hist_cap)
-            marks = <int*>realloc(self.marks, cap * sizeof(int))
-            if marks == NULL:
-                raise MemoryError()
-            self.marks = marks
-            self.hist_cap = cap
-        return 0
+        return grow_history(&self.tr, &self.marks, self.hist_n, &self.hist_cap, TRAIL_MARGIN)
 
     # -- the State interface
 
@@ -795,3 +803,6 @@ cdef class CoreState:
 def state_size() -> int:
     """Bytes of the flat state (what a clone copies)."""
     return sizeof(State)
+
+
+include "melee.pxi"            # the Grand Melee: four players, a draft and four table games

@@ -84,11 +84,7 @@ class HeirGame(Game):
 
     def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: CardSet | None = None,
                           config: Any = None) -> Any:
-        if config is None:
-            config = self.config()
-        elif not self.owns(config):
-            raise UsageError(f"config: {config!r} does not set up {self.name}")
-        return new_game(engine, seed, cards, config)
+        return new_game(engine, seed, cards, self.checked_config(config))
 
     # -- cards
 

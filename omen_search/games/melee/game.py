@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from omen_search.errors import FormatError, UsageError
@@ -12,9 +11,9 @@ from omen_search.games.melee.reference import MeleeState
 from omen_search.games.melee.rules import DRAFT, GAME, MATCH_CARDS, PLAYERS, MeleeConfig, TableResult
 from omen_search.games.reign import positions as reign_positions
 from omen_search.games.reign import render as reign_render
-from omen_search.games.reign.cards import CardSet, default_cards, load_cards
+from omen_search.games.reign.game import ReignCards
+from omen_search.games.reign.cards import CardSet, default_cards
 from omen_search.games.reign.heuristic import evaluate as table_evaluate
-from omen_search.games.reign.notation import Move
 from omen_search.games.reign.rules import DEFAULT_MAX_TURNS
 from omen_search.rng import Rng
 
@@ -33,7 +32,7 @@ def new_game(engine: str, seed: int, cards: CardSet | None, config: MeleeConfig)
     raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
 
 
-class MeleeGame(Game):
+class MeleeGame(ReignCards, Game):
     """``reign-of-war-melee``: four players draft design stacks together, then play knockout table
     games of Reign of War (``docs/rules/reign-of-war.md``, Grand Melee)."""
 
@@ -53,39 +52,12 @@ class MeleeGame(Game):
         return MeleeConfig(emissary=options.get("emissary", False), catch_up=options.get("catch_up", False),
                            max_turns=options.get("max_turns", DEFAULT_MAX_TURNS))
 
-    def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
-
     def owns(self, config: Any) -> bool:
         return isinstance(config, MeleeConfig)
 
     def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: CardSet | None = None,
                           config: Any = None) -> Any:
-        if config is None:
-            config = self.config()
-        elif not self.owns(config):
-            raise UsageError(f"config: {config!r} does not set up {self.name}")
-        return new_game(engine, seed, cards, config)
-
-    # -- cards: Reign of War's
-
-    def default_cards(self) -> CardSet:
-        return default_cards()
-
-    def load_cards(self, path: str | Path | None = None) -> CardSet:
-        return load_cards(path)
-
-    def describe_cards(self, cards: CardSet) -> str:
-        return reign_render.describe_cards(cards)
-
-    def cards_json(self, cards: CardSet) -> dict[str, Any]:
-        return reign_render.cards_json(cards)
-
-    def cards_table(self, cards: CardSet) -> str:
-        return reign_render.cards_table(cards)
-
-    def card_names(self, cards: CardSet) -> tuple[str, ...]:
-        return tuple(c.name for kind in (cards.units, cards.rewards) for c in kind)
+        return new_game(engine, seed, cards, self.checked_config(config))
 
     # -- what a player sees
 
@@ -156,6 +128,13 @@ class MeleeGame(Game):
         return table.pending.kind if table is not None and table.pending is not None else "none"
 
     # -- for the tools
+
+    def cards_held(self, state: Any, seat: int) -> set[str]:
+        """The unit cards in ``seat``'s hand at the table game in play (none away from it)."""
+        table = state.table
+        if table is None or seat not in state.table_seats:
+            return set()
+        return {state.units[t].name for t, n in enumerate(table.hands[state.table_seats.index(seat)]) if n}
 
     def evaluate(self, state: Any, player: int) -> float:
         """Victory cards first; at the player's own table, Reign of War's evaluation of it."""

@@ -40,7 +40,33 @@ def new_game(engine: str, seed: int, cards: CardSet | None, config: Config) -> A
     raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
 
 
-class ReignGame(Game):
+class ReignCards:
+    """What every game of the Reign of War family says of its cards and moves (the card file
+    format, the seed edition, the move notation): the base game's and the Grand Melee's."""
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def default_cards(self) -> CardSet:
+        return default_cards()
+
+    def load_cards(self, path: str | Path | None = None) -> CardSet:
+        return load_cards(path)
+
+    def describe_cards(self, cards: CardSet) -> str:
+        return render.describe_cards(cards)
+
+    def cards_json(self, cards: CardSet) -> dict[str, Any]:
+        return render.cards_json(cards)
+
+    def cards_table(self, cards: CardSet) -> str:
+        return render.cards_table(cards)
+
+    def card_names(self, cards: CardSet) -> tuple[str, ...]:
+        return tuple(c.name for kind in (cards.units, cards.rewards) for c in kind)
+
+
+class ReignGame(ReignCards, Game):
     """``reign-of-war``: the base two-player game and its variants (``docs/rules/reign-of-war.md``)."""
 
     name = GAME
@@ -71,39 +97,12 @@ class ReignGame(Game):
                       max_turns=options.get("max_turns", DEFAULT_MAX_TURNS),
                       coin_supply=options.get("coin_supply", COINS))
 
-    def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
-
     def owns(self, config: Any) -> bool:
         return isinstance(config, Config)
 
     def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: CardSet | None = None,
                           config: Any = None) -> Any:
-        if config is None:
-            config = self.config()
-        elif not self.owns(config):
-            raise UsageError(f"config: {config!r} does not set up {self.name}")
-        return new_game(engine, seed, cards, config)
-
-    # -- cards
-
-    def default_cards(self) -> CardSet:
-        return default_cards()
-
-    def load_cards(self, path: str | Path | None = None) -> CardSet:
-        return load_cards(path)
-
-    def describe_cards(self, cards: CardSet) -> str:
-        return render.describe_cards(cards)
-
-    def cards_json(self, cards: CardSet) -> dict[str, Any]:
-        return render.cards_json(cards)
-
-    def cards_table(self, cards: CardSet) -> str:
-        return render.cards_table(cards)
-
-    def card_names(self, cards: CardSet) -> tuple[str, ...]:
-        return tuple(c.name for kind in (cards.units, cards.rewards) for c in kind)
+        return new_game(engine, seed, cards, self.checked_config(config))
 
     # -- what a player sees
 

@@ -4,6 +4,7 @@
 # in reverse order, so any flat state struct of at most 65,535 bytes can be undone byte for byte.
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport realloc
 from libc.string cimport memcpy
 
 cdef enum:
@@ -44,3 +45,26 @@ cdef inline void trail_undo(void* base, Trail* tr, int mark) noexcept nogil:
         memcpy(<char*>base + tr.off[i], &tr.old[i], tr.width[i])
         i -= 1
     tr.n = mark
+
+
+cdef inline int trail_reserve(Trail* tr, int margin) except -1:
+    """Room for ``margin`` more records (one apply's worst case), doubling the buffers; never called
+    inside the C loops. Raises MemoryError."""
+    cdef int cap
+    if tr.cap - tr.n >= margin:
+        return 0
+    cap = max(2 * tr.cap, tr.n + 2 * margin)
+    off = <uint16_t*>realloc(tr.off, cap * sizeof(uint16_t))
+    if off == NULL:
+        raise MemoryError()
+    tr.off = off
+    width = <uint8_t*>realloc(tr.width, cap * sizeof(uint8_t))
+    if width == NULL:
+        raise MemoryError()
+    tr.width = width
+    old = <uint64_t*>realloc(tr.old, cap * sizeof(uint64_t))
+    if old == NULL:
+        raise MemoryError()
+    tr.old = old
+    tr.cap = cap
+    return 0

@@ -28,7 +28,7 @@ from libc.string cimport memcpy, memset
 from core_state cimport *
 from game_api cimport GAME_HANDLE_NAME, HIDDEN_MOVE, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
 from omen_rng cimport rng_below, rng_next, rng_seed
-from omen_trail cimport TRAIL_MAX_STATE, trail_log, trail_undo
+from omen_trail cimport TRAIL_MAX_STATE, trail_log, trail_reserve, trail_undo
 
 import numpy as np
 
@@ -373,8 +373,7 @@ cdef class CoreState:
     cdef int _grow(self) except -1:
         """Make room for one more move in the trail and history (never inside the C loops)."""
         cdef int cap
-        if self.tr.cap - self.tr.n < TRAIL_MARGIN:
-            self._grow_trail(max(2 * self.tr.cap, self.tr.n + 2 * TRAIL_MARGIN))
+        trail_reserve(&self.tr, TRAIL_MARGIN)
         if self.hist_n >= self.hist_cap:
             cap = max(64, 2 * self.hist_cap)
             hist = <int32_t*>realloc(self.hist, cap * sizeof(int32_t))
@@ -386,24 +385,6 @@ cdef class CoreState:
                 raise MemoryError()
             self.marks = marks
             self.hist_cap = cap
-        return 0
-
-    cdef int _grow_trail(self, int cap) except -1:
-        if cap <= self.tr.cap:
-            return 0
-        off = <uint16_t*>realloc(self.tr.off, cap * sizeof(uint16_t))
-        if off == NULL:
-            raise MemoryError()
-        self.tr.off = off
-        width = <uint8_t*>realloc(self.tr.width, cap * sizeof(uint8_t))
-        if width == NULL:
-            raise MemoryError()
-        self.tr.width = width
-        old = <uint64_t*>realloc(self.tr.old, cap * sizeof(uint64_t))
-        if old == NULL:
-            raise MemoryError()
-        self.tr.old = old
-        self.tr.cap = cap
         return 0
 
     cdef Ctx _ctx(self) noexcept nogil:

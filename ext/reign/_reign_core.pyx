@@ -19,7 +19,7 @@ from cpython.pycapsule cimport PyCapsule_New
 from core_state cimport *
 from game_api cimport GAME_HANDLE_NAME, HIDDEN_MOVE, SEARCH_MAX_MOVES, GameApi, GameHandle
 from omen_rng cimport rng_below, rng_next, rng_seed
-from omen_trail cimport TRAIL_MAX_STATE, Trail, trail_log, trail_undo
+from omen_trail cimport TRAIL_MAX_STATE, Trail, trail_log, trail_reserve, trail_undo
 
 from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.games.melee import rules as _melee_rules
@@ -227,56 +227,14 @@ cdef Decision _pending_in(d, int T):
     return _decision(d.kind, d.player, d.owner, d.n, d.last, d.city, d.ref, d.index, T)
 
 
-cdef int grow_history(Trail* tr, int** marks, int hist_n, int* hist_cap, int margin) except -1:
-    """Room in a state's undo trail for one more move of at most ``margin`` records, and in its
-    marks for one more move (never inside the C loops)."""
-    cdef int cap
-    if tr.cap - tr.n < margin:
-        cap = max(2 * tr.cap, tr.n + 2 * margin)
-        off = <uint16_t*>realloc(tr.off, cap * sizeof(uint16_t))
-        if off == NULL:
-            raise MemoryError()
-        tr.off = off
-        width = <uint8_t*>realloc(tr.width, cap * sizeof(uint8_t))
-        if width == NULL:
-            raise MemoryError()
-        tr.width = width
-        old = <uint64_t*>realloc(tr.old, cap * sizeof(uint64_t))
-        if old == NULL:
-            raise MemoryError()
-        tr.old = old
-        tr.cap = cap
-    if hist_n >= hist_cap[0]:
-        cap = max(64, 2 * hist_cap[0])
-        grown = <int*>realloc(marks[0], cap * sizeof(int))
-        if grown == NULL:
-            raise MemoryError()
-        marks[0] = grown
-        hist_cap[0] = cap
-    return 0
+cdef class UndoHistory:
+    """The moves a core state has played and its undo trail (one mark of trail records per move),
+    owned by the state: what CoreState and the Grand Melee's MeleeCore share."""
 
-
-cdef class CoreState:
-    """A game on the Cython core, with the State interface of the reference engine.
-
-    ``clone()`` copies the one flat struct (the clone starts with an empty undo history);
-    ``apply``/``undo`` keep a trail of (offset, width, old bytes) records owned by the state.
-
-    >>> s = CoreState.new(seed=7)
-    >>> s.current_player, len(s.legal_moves()) > 0
-    (0, True)
-    """
-
-    cdef State s
     cdef Trail tr
-    cdef CoreTables tables
     cdef int* marks
     cdef int hist_n, hist_cap
     cdef list _moves
-    cdef object _config
-    cdef public object seed
-    cdef Setup deal               # what game_handle lends: this game's set-up, ...
-    cdef GameHandle handle        # ... and the C contract with the search
 
     def __cinit__(self):
         self.tr.off = NULL
@@ -295,6 +253,62 @@ cdef class CoreState:
         free(self.tr.width)
         free(self.tr.old)
         free(self.marks)
+
+    @property
+    def moves(self) -> list:
+        """The moves played since this state was made (or cloned), oldest first."""
+        return list(self._moves)
+
+    cdef int _begin_move(self, move, int margin) except -1:
+        """Before a move of at most ``margin`` trail records: room for it (never inside the C
+        loops), its mark, and the move in the list."""
+        cdef int cap
+        trail_reserve(&self.tr, margin)
+        if self.hist_n >= self.hist_cap:
+            cap = max(64, 2 * self.hist_cap)
+            grown = <int*>realloc(self.marks, cap * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.marks = grown
+            self.hist_cap = cap
+        self.marks[self.hist_n] = self.tr.n
+        self.hist_n += 1
+        self._moves.append(move)
+        return 0
+
+    cdef object _take_back(self, void* state):
+        """Undo the last move on ``state`` (the flat struct the trail was written against) and
+        return it; ``IndexError`` when there is none."""
+        if self.hist_n == 0:
+            raise IndexError("undo: no move to take back")
+        self.hist_n -= 1
+        trail_undo(state, &self.tr, self.marks[self.hist_n])
+        return self._moves.pop()
+
+    cdef void _forget(self):
+        """No move to take back any more (a playout has rewritten the state)."""
+        self.hist_n = 0
+        self.tr.n = 0
+        self._moves = []
+
+
+cdef class CoreState(UndoHistory):
+    """A game on the Cython core, with the State interface of the reference engine.
+
+    ``clone()`` copies the one flat struct (the clone starts with an empty undo history);
+    ``apply``/``undo`` keep a trail of (offset, width, old bytes) records owned by the state.
+
+    >>> s = CoreState.new(seed=7)
+    >>> s.current_player, len(s.legal_moves()) > 0
+    (0, True)
+    """
+
+    cdef State s
+    cdef CoreTables tables
+    cdef object _config
+    cdef public object seed
+    cdef Setup deal               # what game_handle lends: this game's set-up, ...
+    cdef GameHandle handle        # ... and the C contract with the search
 
     # -- construction
 
@@ -401,10 +415,6 @@ cdef class CoreState:
         run(&ctx)  # a state left between decisions goes on, on the core
         return core
 
-    cdef int _grow(self) except -1:
-        """Room for one more move in the trail and the marks (never inside the C loops)."""
-        return grow_history(&self.tr, &self.marks, self.hist_n, &self.hist_cap, TRAIL_MARGIN)
-
     # -- the State interface
 
     @property
@@ -426,11 +436,6 @@ cdef class CoreState:
     @property
     def current_player(self) -> int:
         return self.s.pending.player if self.s.pending.kind != DK_NONE else -1
-
-    @property
-    def moves(self) -> list:
-        """The moves played since this state was made (or cloned), oldest first."""
-        return list(self._moves)
 
     def is_terminal(self) -> bool:
         return self.s.phase == PH_GAME_OVER
@@ -479,10 +484,7 @@ cdef class CoreState:
     cpdef apply_id(self, int32_t m):
         """Play a legal move id (from :meth:`legal_move_ids`), kept on the undo trail."""
         cdef Ctx c
-        self._grow()
-        self.marks[self.hist_n] = self.tr.n
-        self.hist_n += 1
-        self._moves.append(self.tables.codec.decode(m))
+        self._begin_move(self.tables.codec.decode(m), TRAIL_MARGIN)
         c.tb = &self.tables.tb
         c.s = &self.s
         c.tr = &self.tr
@@ -493,11 +495,7 @@ cdef class CoreState:
     def undo(self):
         """Take back the last move (since creation or the last clone) and return it; raises
         ``IndexError`` when there is none."""
-        if self.hist_n == 0:
-            raise IndexError("undo: no move to take back")
-        self.hist_n -= 1
-        trail_undo(&self.s, &self.tr, self.marks[self.hist_n])
-        return self._moves.pop()
+        return self._take_back(&self.s)
 
     def clone(self) -> CoreState:
         """An independent copy: one memcpy of the state; the copy has no undo history."""
@@ -558,9 +556,7 @@ cdef class CoreState:
         cdef uint64_t policy[4]
         Rng(seed)
         rng_seed(policy, seed)
-        self.hist_n = 0
-        self.tr.n = 0
-        self._moves = []
+        self._forget()
         with nogil:
             random_playout(&self.tables.tb, &self.s, policy)
         return self.scores()

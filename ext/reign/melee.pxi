@@ -342,7 +342,7 @@ assert MELEE_API.state_size <= TRAIL_MAX_STATE and sizeof(Melee) // 8 + 64 < MEL
 
 # ------------------------------------------------------------------------------- Python edge
 
-cdef class MeleeCore:
+cdef class MeleeCore(UndoHistory):
     """A Grand Melee on the Cython core, with the State interface of ``MeleeState``.
 
     ``clone()`` copies the one flat struct (the clone starts with an empty undo history);
@@ -350,33 +350,11 @@ cdef class MeleeCore:
     """
 
     cdef Melee m
-    cdef Trail tr
     cdef CoreTables tables
-    cdef int* marks
-    cdef int hist_n, hist_cap
-    cdef list _moves
     cdef object _config
     cdef public object seed
     cdef MeleeSetup deal
     cdef GameHandle handle
-
-    def __cinit__(self):
-        self.tr.off = NULL
-        self.tr.width = NULL
-        self.tr.old = NULL
-        self.tr.n = 0
-        self.tr.cap = 0
-        self.tr.enabled = 1
-        self.marks = NULL
-        self.hist_n = 0
-        self.hist_cap = 0
-        self._moves = []
-
-    def __dealloc__(self):
-        free(self.tr.off)
-        free(self.tr.width)
-        free(self.tr.old)
-        free(self.marks)
 
     @classmethod
     def new(cls, seed: int = 0, cards: CardSet | None = None, config=None) -> MeleeCore:
@@ -467,11 +445,6 @@ cdef class MeleeCore:
     def ply(self) -> int:
         return self.m.ply
 
-    @property
-    def moves(self) -> list:
-        """The moves played since this state was made (or cloned), oldest first."""
-        return list(self._moves)
-
     def is_terminal(self) -> bool:
         return self.m.phase == MPH_OVER
 
@@ -503,20 +476,13 @@ cdef class MeleeCore:
 
     cpdef apply_id(self, int32_t m):
         """Play a legal move id (from :meth:`legal_move_ids`), kept on the undo trail."""
-        grow_history(&self.tr, &self.marks, self.hist_n, &self.hist_cap, MELEE_TRAIL)
-        self.marks[self.hist_n] = self.tr.n
-        self.hist_n += 1
-        self._moves.append(self.tables.codec.decode(m & MELEE_REIGN_MASK))
+        self._begin_move(self.tables.codec.decode(m & MELEE_REIGN_MASK), MELEE_TRAIL)
         melee_apply(&self.tables.tb, &self.m, m, &self.tr)
         if self.tr.enabled == 2:
             raise MemoryError("undo trail overflow")
 
     def undo(self):
-        if self.hist_n == 0:
-            raise IndexError("undo: no move to take back")
-        self.hist_n -= 1
-        trail_undo(&self.m, &self.tr, self.marks[self.hist_n])
-        return self._moves.pop()
+        return self._take_back(&self.m)
 
     def clone(self) -> MeleeCore:
         cdef MeleeCore other = MeleeCore.__new__(MeleeCore)
@@ -554,9 +520,7 @@ cdef class MeleeCore:
         cdef uint64_t policy[4]
         Rng(seed)
         rng_seed(policy, seed)
-        self.hist_n = 0
-        self.tr.n = 0
-        self._moves = []
+        self._forget()
         with nogil:
             melee_rollout(&self.tables.tb, &self.m, policy)
         return self.scores()

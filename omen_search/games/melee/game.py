@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from omen_search.errors import FormatError, UsageError
 from omen_search.game import ENGINES, Game, Option, register
-from omen_search.games.melee.observe import observe, written_config
+from omen_search.games.melee.observe import written_config
 from omen_search.games.melee.reference import MeleeState
 from omen_search.games.melee.rules import DRAFT, GAME, MATCH_CARDS, PLAYERS, MeleeConfig, TableResult
 from omen_search.games.reign import positions as reign_positions
@@ -61,9 +62,6 @@ class MeleeGame(ReignCards, Game):
 
     # -- what a player sees
 
-    def observe(self, state: Any, player: int) -> dict[str, Any]:
-        return observe(state, player)
-
     def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
         return state_from_observation(observation, cards if cards is not None else default_cards(), root)
 
@@ -95,7 +93,7 @@ class MeleeGame(ReignCards, Game):
         config = record.get("config", {})
         if not isinstance(config, dict):
             raise FormatError("record.config: must be an object")
-        unknown = set(config) - {"emissary", "catch_up", "max_turns"}
+        unknown = set(config) - {f.name for f in fields(MeleeConfig)}
         if unknown:
             raise FormatError(f"record.config: unknown fields {sorted(unknown)}")
         return MeleeConfig(**config)

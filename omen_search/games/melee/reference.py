@@ -44,7 +44,7 @@ from omen_search.games.melee.rules import (
 from omen_search.games.reign.cards import CardSet, default_cards
 from omen_search.games.reign.notation import Move
 from omen_search.games.reign.reference import GameState as TableState
-from omen_search.games.reign.rules import DRAFT_LIMITS
+from omen_search.games.reign.rules import draftable
 from omen_search.rng import Rng
 
 class MeleeState:
@@ -104,16 +104,12 @@ class MeleeState:
         """The draft: a stack within the type limits (R-draft-3), any stack if none is; at a table,
         the table game's moves."""
         if self.phase == DRAFT:
-            return [Move("draft", card=self.units[t].name) for t in self._draftable(self.current_player)]
+            p = self.current_player
+            return [Move("draft", card=self.units[t].name) for t in draftable(self.units, self.drafted[p], self.pool)]
         if self.phase == TABLE:
             assert self.table is not None
             return self.table.legal_moves()
         return []
-
-    def _draftable(self, p: int) -> list[int]:
-        taken = {kind: sum(1 for t in self.drafted[p] if self.units[t].type == kind) for kind in DRAFT_LIMITS}
-        legal = [t for t in self.pool if taken[self.units[t].type] < DRAFT_LIMITS[self.units[t].type]]
-        return legal or list(self.pool)
 
     def apply(self, move: Move | str) -> None:
         """Play ``move`` (a move or its notation) after checking that it is legal.

@@ -37,7 +37,6 @@ from omen_search.games.reign.rules import (
     DEAL_ATTEMPTS,
     DRAFT,
     DRAFT_COINS,
-    DRAFT_LIMITS,
     DRAFT_STACKS,
     EMISSARY,
     END_CHECK,
@@ -64,6 +63,7 @@ from omen_search.games.reign.rules import (
     Config,
     Pending,
     check_decks,
+    draftable,
     enrageable,
     matches,
     program,
@@ -544,9 +544,7 @@ class GameState(Parts, DecisionEngine):
 
     def _moves_draft(self, d: Pending) -> list[Move]:
         """A stack within the type limits (R-draft-3); any stack if none is (the escape)."""
-        taken = {kind: sum(1 for t in self.drafted[d.player] if self.units[t].type == kind) for kind in DRAFT_LIMITS}
-        legal = [t for t in self.pool if taken[self.units[t].type] < DRAFT_LIMITS[self.units[t].type]]
-        return [Move("draft", card=self._name(t)) for t in (legal or self.pool)]
+        return [Move("draft", card=self._name(t)) for t in draftable(self.units, self.drafted[d.player], self.pool)]
 
     def _do_draft(self, d: Pending, m: Move) -> None:
         t = self._id(m.card)  # type: ignore[arg-type]

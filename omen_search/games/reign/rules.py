@@ -225,6 +225,14 @@ def size(unit: Unit, enraged: bool = False) -> int:
     return 2 if enraged or unit.type == "beast" else 1
 
 
+def draftable(units: tuple[Unit, ...], drafted: list[int], pool: list[int]) -> list[int]:
+    """The stacks of ``pool`` a drafter who has taken ``drafted`` may take: those within the type
+    limits (R-draft-3), or any if none is (its escape), in pool order."""
+    taken = {kind: sum(1 for t in drafted if units[t].type == kind) for kind in DRAFT_LIMITS}
+    legal = [t for t in pool if taken[units[t].type] < DRAFT_LIMITS[units[t].type]]
+    return legal or list(pool)
+
+
 def side_units(units: tuple[Unit, ...], face_up: list[int], enraged: list[int]) -> int:
     """The units on one side of a city, as the City Limit and the war-torn check count them
     (R-beast-1): a Beast or an Enraged unit 2, any other 1."""

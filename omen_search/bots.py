@@ -267,17 +267,27 @@ class GreedyBot:
         self.game = game
 
     def choose(self, state: Any) -> Any:
-        core = as_core(state, self.game)
-        game = game_for(self.game, core)
-        player = core.current_player
-        moves = core.legal_moves()
-        ids = core.legal_move_ids()
+        game = self.game if isinstance(state, dict) else game_for(self.game, state)
+        if game is not None and "core" not in game.engines:  # a game only its reference engine plays
+            player, moves = state.current_player, state.legal_moves()
+
+            def child(i: int) -> Any:
+                after = state.clone()
+                after.apply_trusted(moves[i])
+                return after
+        else:
+            core = as_core(state, self.game)
+            game = game_for(self.game, core)
+            player, moves, ids = core.current_player, core.legal_moves(), core.legal_move_ids()
+
+            def child(i: int) -> Any:
+                after = core.clone()
+                after.apply_id(ids[i])
+                return after
         best: list[int] = []
         best_value = -math.inf
-        for i, move_id in enumerate(ids):
-            child = core.clone()
-            child.apply_id(move_id)
-            value = game.evaluate(child, player)
+        for i in range(len(moves)):
+            value = game.evaluate(child(i), player)
             if value > best_value + 1e-9:
                 best, best_value = [i], value
             elif abs(value - best_value) <= 1e-9:

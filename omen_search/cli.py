@@ -186,8 +186,17 @@ def _banner(game: Game, seed: int, cards: Any) -> str:
     return " · ".join(filter(None, (game.short_title, f"seed {seed}", game.describe_cards(cards))))
 
 
+def _engine(args: argparse.Namespace, game: Game) -> str:
+    """``--engine``, or the game's first rules engine (the core, for a game that has one)."""
+    engine = args.engine or game.engines[0]
+    if engine not in game.engines:
+        raise UsageError(f"--engine: {game.name} is played by {' and '.join(game.engines)} only, not {engine}")
+    return engine
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
+    args.engine = _engine(args, game)
     cards = game.load_cards(args.cards)
     config = _config(args)
     players, bots = _bots(game, args.players, args.seed)
@@ -258,6 +267,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from omen_search.perft import divide
 
     game = get_game(args.game)
+    args.engine = _engine(args, game)
     state = game.new_initial_state(args.seed, engine=args.engine, cards=game.load_cards(args.cards),
                                    config=_config(args))
     if args.depth == 0:
@@ -510,7 +520,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"one player per seat, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
                         "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (default random,random)")
     _add_game(p)
-    p.add_argument("--engine", choices=ENGINES, default="core", help="rules engine (default core)")
+    p.add_argument("--engine", choices=ENGINES, help="rules engine (default: core, or the game's only engine)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE (with a human player: "
                                                     "also where quit and Ctrl-C save it)")
     p.add_argument("--hint-iterations", type=_iterations, default=HINT_ITERATIONS, metavar="N",
@@ -658,7 +668,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("perft", help="count the leaves of the move tree from a seeded deal, per first move")
     _add_game(p)
     p.add_argument("--depth", type=int, default=3, help="plies to search (default 3)")
-    p.add_argument("--engine", choices=ENGINES, default="core", help="rules engine (default core)")
+    p.add_argument("--engine", choices=ENGINES, help="rules engine (default: core, or the game's only engine)")
     p.add_argument("--json", action="store_true", help="print the counts as JSON")
     p.set_defaults(func=cmd_perft)
 

@@ -12,8 +12,8 @@ from omen_search.games import BUILTIN
 def test_the_builtin_games_are_registered_by_name():
     """The package's games; a test may have registered others (the conformance suite's toy game)."""
     builtin = [g for g in all_games() if type(g).__module__ in BUILTIN]
-    assert [g.name for g in builtin] == ["heir", "heir-solo", "reign-of-war", "reign-of-war-melee"]
-    assert [g.players for g in builtin] == [2, 2, 2, 4]
+    assert [g.name for g in builtin] == ["heir", "heir-solo", "reign-of-war", "reign-of-war-melee", "heir+reign"]
+    assert [g.players for g in builtin] == [2, 2, 2, 4, 2]
 
 
 def test_an_unknown_game_names_the_nearest():

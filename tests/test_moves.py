@@ -36,6 +36,11 @@ EXAMPLES = {
     "offer": 'offer "Temple Servant" draw 1 coin 1',
     "build": 'build "Gilded Taskmaster" "Temple of Light"',
     "pass": "pass",
+    "beast": 'beast "Satyr"',
+    "oracle": 'oracle "Pythia of Delphi" city1',
+    "enrage": 'enrage "Spartan Warrior" city0',
+    "destroy": 'destroy "Maenad (enraged)" city2',
+    "return": 'return "Satyr" city0',
 }
 
 

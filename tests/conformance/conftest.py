@@ -35,7 +35,7 @@ def game(request: pytest.FixtureRequest) -> Game:
     if known:
         request.applymarker(pytest.mark.xfail(reason=known))
     try:
-        game.new_initial_state(0, engine="core")
+        game.new_initial_state(0, engine=game.engines[0])
     except NoCompilerError as exc:
         pytest.skip(str(exc))
     return game

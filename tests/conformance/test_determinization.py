@@ -15,7 +15,7 @@ from typing import Any
 
 from omen_search.game import Game
 from omen_search.rng import Rng
-from conformance_helper import ENGINES, public_face, seeded_games
+from conformance_helper import public_face, seeded_games
 from play_helper import random_walk
 
 SAMPLED = 4  # one ply in SAMPLED, drawn at random, is determinised for every player ...
@@ -26,12 +26,12 @@ def worlds(game: Game) -> Iterator[tuple[Any, Any, int, int]]:
     """``(state, world, player, seed)``: each player's world at random plies of seeded games on
     every engine that determinises, the state as it stands when its worlds are made."""
     for seed, config in seeded_games(game):
-        for engine in ENGINES:
+        for engine in game.engines:
             state = game.new_initial_state(seed, engine=engine, config=config)
             if not hasattr(state, "determinized"):
                 assert engine != "core", f"{game.name}: the core must offer determinized(player, seed)"
                 continue
-            length = random_walk(game.new_initial_state(seed, engine="core", config=config), seed).ply
+            length = random_walk(game.new_initial_state(seed, engine=game.engines[0], config=config), seed).ply
             every = max(SAMPLED, -(-length // WORLD_PLIES))
             rng = Rng(seed)
             while not state.is_terminal():

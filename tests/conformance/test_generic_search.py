@@ -12,11 +12,17 @@ import pytest
 from omen_search import _search
 from omen_search.game import Game
 from omen_search.rng import Rng
-from conformance_helper import positions, public_face, seeded_games, set_ups
+from conformance_helper import needs_core, positions, public_face, seeded_games, set_ups
 from play_helper import random_walk
 
 ITERATIONS = 300
 PLAYOUTS = 8  # random games per set-up compared with the reference engine
+
+
+@pytest.fixture(autouse=True)
+def the_core(game: Game) -> None:
+    """Every test here searches a game's core."""
+    needs_core(game)
 
 
 def test_core_move_ids_name_the_legal_moves_in_order(game: Game):

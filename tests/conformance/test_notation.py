@@ -11,14 +11,14 @@ import pytest
 from omen_search.errors import IllegalMoveError, OmenError
 from omen_search.game import Game
 from omen_search.rng import Rng
-from conformance_helper import ENGINES, public_face, seeded_games
+from conformance_helper import public_face, seeded_games
 
 
 def test_every_legal_move_parses_back_from_its_notation(game: Game):
     """At every ply the legal moves have distinct notations, each parses back to its move, and the
     game played by text is the game played by move values."""
     for seed, config in seeded_games(game):
-        for engine in ENGINES:
+        for engine in game.engines:
             by_text, by_value = (game.new_initial_state(seed, engine=engine, config=config) for _ in range(2))
             rng = Rng(seed)
             while not by_value.is_terminal():
@@ -37,7 +37,7 @@ def test_apply_refuses_a_move_that_is_not_legal_here(game: Game):
     nothing; so does every move once the game is over; text that is no move raises an
     ``OmenError``."""
     for seed, config in seeded_games(game):
-        for engine in ENGINES:
+        for engine in game.engines:
             state = game.new_initial_state(seed, engine=engine, config=config)
             rng = Rng(seed)
             seen: list[str] = []

@@ -11,7 +11,7 @@ import pytest
 
 from omen_search.game import Game
 from omen_search.rng import Rng
-from conformance_helper import ENGINES, positions, public_face, seeded_games
+from conformance_helper import positions, public_face, seeded_games
 from play_helper import random_walk
 
 REPLAYS = 3  # plies per game from which the future of the undone game is checked
@@ -21,7 +21,7 @@ def test_apply_then_undo_restores_the_state(game: Game):
     """Along random games, undo back to the deal: at each ply the same face and the move returned
     is the one played; at a few plies the game played on is that of a fresh replay to that ply."""
     for seed, config in seeded_games(game):
-        for engine in ENGINES:
+        for engine in game.engines:
             state = game.new_initial_state(seed, engine=engine, config=config)
             rng = Rng(seed)
             faces, played = [], []
@@ -47,7 +47,7 @@ def test_apply_then_undo_restores_the_state(game: Game):
 def test_a_clone_is_an_independent_copy_with_the_same_future(game: Game):
     """Playing a clone to the end leaves the original as it was; the original played on with the
     same random moves ends as the clone did (the clone holds the hidden cards and the chance)."""
-    for engine in ENGINES:
+    for engine in game.engines:
         for state in positions(game, engine):
             face = public_face(state, game.players)
             copy = state.clone()

@@ -167,6 +167,11 @@ class Unit:
         unit is devoted only to the other god)."""
         return self.devotion in ("neutral", "both", god)
 
+    def own_lists(self) -> tuple[tuple[tuple, tuple[Any, ...]], ...]:
+        """Effect lists the unit brings beyond Heir's abilities, by ``ref`` (none: a unit of another
+        game shuffled into Heir's deck has its own, :mod:`omen_search.games.combined.cards`)."""
+        return ()
+
     def matches(self, filter: str) -> bool:
         """Whether the unit passes an effect's ``filter`` (``anubis`` includes units devoted to both)."""
         if filter == "any":
@@ -402,6 +407,7 @@ def effect_lists(units: tuple[Unit, ...], rewards: tuple[RewardTile, ...],
         if u.maneuver:  # H-surge-7
             add(("maneuver", u.index), (Effect("move", n=u.maneuver, mode="maneuver"),))
         add(("built", u.index), (Effect("discard_built", n=u.index),))  # H-offer-1 (c): after its LABOR
+        lists.update(u.own_lists())
     for tile in rewards:
         add(("reward", tile.index), tile.effects)
     for structure in structures:
@@ -497,8 +503,15 @@ def parse_cards(text: str, path: str = "<cards>") -> CardSet:
     raw, digest = parse_toml(text, path)
     top = Checker(path, "top level", raw)
     top.only({"name", "ruleset", "unit", "reward", "structure"})
-    set_name = top.get("name", str)
-    ruleset = top.get("ruleset", str, choices=("heir",))
+    return build_cards(path, digest, raw, name=top.get("name", str), ruleset=top.get("ruleset", str, choices=("heir",)))
+
+
+def build_cards(path: str, digest: str, raw: dict[str, Any], *, name: str, ruleset: str = "heir") -> CardSet:
+    """The :class:`CardSet` of a card file's ``unit``, ``reward`` and ``structure`` sections (``raw``,
+    parsed TOML): what an Heir file holds, and the Heir part of a combined one. Raises
+    :class:`CardDataError` as :func:`parse_cards` does."""
+    top = Checker(path, "top level", raw)
+    set_name = name
     units = tuple(_unit(path, i, u) for i, u in enumerate(top.get("unit", list)))
     rewards = tuple(_reward(path, i, r) for i, r in enumerate(top.get("reward", list)))
     raw_structures = [_structure(path, i, s) for i, s in enumerate(top.get("structure", list))]

@@ -80,7 +80,7 @@ class HeirGame(Game):
         return Move.parse(text)
 
     def owns(self, config: Any) -> bool:
-        return isinstance(config, Config) and config.solo == self.solo
+        return type(config) is Config and config.solo == self.solo  # not the combined game's (a subclass)
 
     def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: CardSet | None = None,
                           config: Any = None) -> Any:

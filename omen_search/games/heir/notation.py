@@ -44,6 +44,12 @@ VERBS: dict[str, tuple[str, ...]] = {
     "offer": ("card", "draw"),  # Offering: discard for cards and coins
     "build": ("card", "target"),  # Offering: BUILD with this unit on this structure
     "pass": (),  # decline an optional choice / stop choosing
+    # with Reign of War units shuffled in (the heir+reign game, C-…)
+    "beast": ("card",),  # Surge: discard this Beast from hand for its ability
+    "oracle": ("card", "city"),  # Portent: resolve this Oracle's ability next
+    "enrage": ("card", "city"),  # Enrage this unit
+    "destroy": ("card", "city"),  # discard this unit from a city
+    "return": ("card", "city"),  # return this unit from a city to its owner's hand
 }
 
 

@@ -17,7 +17,8 @@ from omen_search.games.heir.state import State
 
 OBSERVATION_FORMAT = "omen-observation/1"
 # The kinds of effect reference whose second entry is a card, written by its name: which kind of card.
-NAMED_REFS = {"unit": "unit", "maneuver": "unit", "built": "unit", "reward": "reward", "structure": "structure"}
+NAMED_REFS = {"unit": "unit", "maneuver": "unit", "built": "unit", "reward": "reward", "structure": "structure",
+              "ability": "unit"}  # a Reign of War unit's ability, in the heir+reign game
 
 
 def unit_names(state: State, counts: list[int]) -> list[str]:
@@ -34,7 +35,7 @@ def written_ref(cards: CardSet, ref: tuple) -> list:
     return out
 
 
-def _pending_out(state: State, d: Pending | None) -> dict[str, Any] | None:
+def written_pending(state: State, d: Pending | None) -> dict[str, Any] | None:
     if d is None:
         return None
     return {
@@ -90,7 +91,7 @@ def public_view(state: State) -> dict[str, Any]:
         "stack": [
             {"ref": written_ref(state.cards, ref), "index": i, "owner": o, "city": c} for ref, i, o, c in state.stack
         ],
-        "pending": _pending_out(state, state.pending),
+        "pending": written_pending(state, state.pending),
     }
 
 

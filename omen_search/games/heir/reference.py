@@ -131,6 +131,7 @@ class GameState(Parts, DecisionEngine):
     MOVE = Move
     GAME_OVER = GAME_OVER
     DEAL_ATTEMPTS = DEAL_ATTEMPTS
+    AFTER_SURGE = WAR  # the phase ending the Surge leads to (a game with more steps puts its own)
 
     # ------------------------------------------------------------------ construction
 
@@ -187,7 +188,7 @@ class GameState(Parts, DecisionEngine):
         structures, the opponent's undisclosed emissary, the reward tiles still in the cities and the
         opponent's unused tiles; the game's own generator is reseeded too, so future reshuffles are
         as unknown as the deck."""
-        world = GameState.from_parts(self)
+        world = type(self).from_parts(self)
         opp = 1 - player
         hidden_hand = [t for t in range(self.T) for _ in range(self.hands[opp][t] - self.known[opp][t])]
         world.hands[opp] = list(self.known[opp])
@@ -525,8 +526,7 @@ class GameState(Parts, DecisionEngine):
         """H-end-1 (and D-end-2, the turn limit): end the game or pass the turn."""
         p = self.active
         self.coins[p] = min(self.coins[p], COIN_LIMIT)
-        empty = sum(1 for c in range(CITIES) if not self.city_tiles[c])
-        if empty >= 2 or any(all(done) for done in self.completed) or self.turn >= self.config.max_turns:
+        if self._game_ends():
             self.phase = GAME_OVER
             return
         self.active = 1 - p
@@ -534,6 +534,11 @@ class GameState(Parts, DecisionEngine):
         self.first_turn = False
         self.discount_used = self.reward_used = self.reveal_again_used = False
         self.phase = WEALTH_REVEAL
+
+    def _game_ends(self) -> bool:
+        """H-end-1: two cities without tiles, or a player's three structures complete; D-end-2: the turn limit."""
+        empty = sum(1 for c in range(CITIES) if not self.city_tiles[c])
+        return empty >= 2 or any(all(done) for done in self.completed) or self.turn >= self.config.max_turns
 
     # ------------------------------------------------------------------ scoring
 
@@ -759,7 +764,7 @@ class GameState(Parts, DecisionEngine):
     def _do_surge(self, d: Pending, m: Move) -> None:
         p = d.player
         if m.verb == "end":
-            self.phase = WAR
+            self.phase = self.AFTER_SURGE
         elif m.verb == "use":
             r = self.cards.reward(m.card).index  # type: ignore[arg-type]
             self.unused[p].remove(r)
@@ -918,12 +923,13 @@ class GameState(Parts, DecisionEngine):
         if not self._incomplete(owner):
             return  # H-entomb-1
         d = Pending("entomb", owner, owner=owner, n=e.n, city=city, ref=ref, index=index)
-        total = sum(self._entomb_counts(d))
+        total = sum(self._units_in_cities(d))
         if total:
             self.pending = replace(d, n=e.n if e.up_to else min(e.n, total))
 
-    def _entomb_counts(self, d: Pending) -> list[int]:
-        """Candidates keyed ``city * T + unit`` (the key order of the picks)."""
+    def _units_in_cities(self, d: Pending) -> list[int]:
+        """The units an effect picks from (its side, ``where`` and ``filter``: ENTOMB, and in the combined
+        game the Reign of War picks), keyed ``city * T + unit`` (the key order of the picks)."""
         e = program(self.cards, d.ref)[d.index]
         side = d.owner if e.side == "own" else 1 - d.owner
         counts = [0] * (CITIES * self.T)
@@ -937,7 +943,7 @@ class GameState(Parts, DecisionEngine):
 
     def _moves_entomb(self, d: Pending) -> list[Move]:
         e = program(self.cards, d.ref)[d.index]
-        keys = self._pick_keys(self._entomb_counts(d), d.last, d.n, mandatory=not e.up_to)
+        keys = self._pick_keys(self._units_in_cities(d), d.last, d.n, mandatory=not e.up_to)
         moves = [Move("entomb", card=self._name(k % self.T), city=k // self.T) for k in keys]
         return moves + ([Move("pass")] if e.up_to else [])
 

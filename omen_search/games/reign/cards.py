@@ -266,7 +266,9 @@ def _effect(path: str, where: str, raw: Any, city: bool) -> Effect:
     return Effect(**args)
 
 
-def _unit(path: str, index: int, raw: Any) -> Unit:
+def read_unit(path: str, index: int, raw: Any) -> Unit:
+    """Unit design ``index`` of a card file (a Reign of War file's ``unit``, a combined file's
+    ``reign_unit``); raises :class:`CardDataError` naming the card and the field."""
     check = Checker(path, f"unit #{index + 1}", raw)
     name = check.name()
     check.where = f"unit '{name}'"
@@ -306,7 +308,8 @@ def _reward(path: str, index: int, raw: Any) -> RewardCard:
     )
 
 
-def _feat(path: str, index: int, raw: Any) -> Feat:
+def read_feat(path: str, index: int, raw: Any) -> Feat:
+    """Feat ``index`` of a card file; raises :class:`CardDataError` naming the feat and the field."""
     check = Checker(path, f"feat #{index + 1}", raw)
     name = check.name()
     check.where = f"feat '{name}'"
@@ -383,9 +386,9 @@ def parse_cards(text: str, path: str = "<cards>") -> CardSet:
     ruleset = top.get("ruleset", str, choices=(RULESET,))  # first: another game's file says so
     top.only({"name", "ruleset", "unit", "reward", "feat", "match"})
     set_name = top.get("name", str)
-    units = tuple(_unit(path, i, u) for i, u in enumerate(top.get("unit", list)))
+    units = tuple(read_unit(path, i, u) for i, u in enumerate(top.get("unit", list)))
     rewards = tuple(_reward(path, i, r) for i, r in enumerate(top.get("reward", list)))
-    feats = tuple(_feat(path, i, f) for i, f in enumerate(top.get("feat", list)))
+    feats = tuple(read_feat(path, i, f) for i, f in enumerate(top.get("feat", list)))
     match_cards = tuple(_match_card(path, i, m) for i, m in enumerate(top.get("match", list, [])))
     check_unique_names(path, "unit", (u.name for u in units))
     check_unique_names(path, "reward", (r.name for r in rewards))

@@ -64,6 +64,7 @@ from omen_search.games.reign.rules import (
     Pending,
     check_decks,
     draftable,
+    enrage_reach,
     enrageable,
     matches,
     program,
@@ -1054,7 +1055,7 @@ class GameState(Parts, DecisionEngine):
         d = Pending("enrage", owner, owner=owner, n=e.n, city=city, ref=ref, index=index)
         if not e.up_to:
             _, counts, room = self._enrage_counts(d)
-            d = replace(d, n=min(e.n, _reach(counts, room, 0, self.T)))
+            d = replace(d, n=min(e.n, enrage_reach(counts, room, 0, self.T)))
         if d.n and any(m.verb != "pass" for m in self._moves_enrage(d)):
             self.pending = d
 
@@ -1085,7 +1086,7 @@ class GameState(Parts, DecisionEngine):
                 left, after = list(counts), list(room)
                 left[k] -= 1
                 after[c] -= 1
-                if 1 + _reach(left, after, k, self.T) < d.n:
+                if 1 + enrage_reach(left, after, k, self.T) < d.n:
                     continue
             moves.append(Move("enrage", card=self._name(t), city=c))
         return moves + ([Move("pass")] if e.up_to else [])
@@ -1207,11 +1208,4 @@ class GameState(Parts, DecisionEngine):
             for _ in range(self.revealed[t]):
                 self._to_pile(owner, t)
         self.revealed = [0] * self.T
-
-
-def _reach(counts: list[int], room: list[int], start: int, T: int) -> int:
-    """How many units can be Enraged taking keys ``city * T + unit`` from ``start`` on, each city
-    capped by its room."""
-    return sum(max(0, min(room[c], sum(counts[max(start, c * T):(c + 1) * T]))) for c in range(CITIES))
-
 

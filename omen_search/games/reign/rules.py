@@ -251,3 +251,9 @@ def matches(unit: Unit, enraged: bool, filter: str) -> bool:
 def enrageable(unit: Unit, filter: str) -> bool:
     """Whether a face-up unit can be Enraged by an effect with ``filter`` (R-enrage-1, R-card-9)."""
     return unit.type != "beast" and filter in ("any", unit.type)
+
+
+def enrage_reach(counts: list[int], room: list[int], start: int, T: int) -> int:
+    """How many units can be Enraged taking keys ``city * T + unit`` from ``start`` on, each city
+    capped by its room."""
+    return sum(max(0, min(room[c], sum(counts[max(start, c * T):(c + 1) * T]))) for c in range(CITIES))

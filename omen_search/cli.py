@@ -455,6 +455,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from omen_search.advisor import Advisor, describe_advice
 
     game = get_game(args.game)
+    if "core" not in game.engines:
+        raise UsageError(f"--game: {game.name} has no core yet, and the advisor searches a game's core")
     advised = args.seat
     if advised not in game.deciding_seats:
         raise UsageError(f"--seat: {game.name}'s players sit in seat {' or '.join(map(str, game.deciding_seats))}, "

@@ -369,3 +369,6 @@ def test_play_finishes_from_the_command_line(capsys):
     assert code == 0 and result["winner"] in (0, 1) and result["turns"] > 1
     assert_one_line_error(*run(capsys, "play", "--game", "heir+reign", "--players", "random,random", "--engine", "core"),
                           "heir+reign is played by reference only")
+    assert_one_line_error(*run(capsys, "demo", "--game", "heir+reign"), "heir+reign has no core yet")
+    assert_one_line_error(*run(capsys, "match", "random", "greedy", "--game", "heir+reign", "--games", "2"),
+                          "heir+reign has no core yet")

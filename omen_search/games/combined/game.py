@@ -79,8 +79,8 @@ class CombinedGame(Game):
     def new_initial_state(self, seed: int = 0, *, engine: str = "reference", cards: Any = None,
                           config: Any = None) -> GameState:
         if engine != "reference":
-            raise UsageError(f"engine: {self.name} is played by the reference engine only so far (its core is not "
-                             f"written yet); use --engine reference")
+            raise UsageError(f"engine: {self.name} has no core yet: only its reference engine plays it (play and "
+                             f"perft, with random and greedy players)")
         return GameState.new(seed, pool_of(cards), self.checked_config(config))
 
     # -- cards
@@ -102,7 +102,7 @@ class CombinedGame(Game):
     def cards_table(self, cards: Pool) -> str:
         return (render.cards_table(cards.heir) + "\n\nReign of War units to shuffle in (up to 10 cards, C-2) "
                 "and the feats (C-4); its reward cards are not used (C-10)\n"
-                + reign_render.cards_table(replace(cards.reign, rewards=())))
+                + reign_render.cards_table(replace(cards.reign, rewards=())).replace("\n\nReward cards (0)", ""))
 
     def card_names(self, cards: Pool) -> tuple[str, ...]:
         return HEIR.card_names(cards.heir) + tuple(u.name for u in cards.reign.units)

@@ -28,7 +28,7 @@ from omen_search.games.combined.rules import FEAT, FEATS_TO_END, MAX_CHAIN, PORT
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.reference import GameState as HeirState
 from omen_search.games.heir.rules import CAPACITY, CITIES, WAR, Pending, program
-from omen_search.games.reign.rules import enrage_reach
+from omen_search.games.reign.rules import enrage_keys, enrage_reach
 from omen_search.errors import UsageError
 
 # A Reign of War effect op -> the method that resolves it. The ops Heir has with the same meaning
@@ -391,19 +391,9 @@ class GameState(HeirState):
         """One unit at a time in key order (D-pick-1); a mandatory pick only if the rest can follow."""
         up_to = self._effect(d).up_to
         counts, room = self._enrage_counts(d)
-        moves = []
-        for k in range(d.last, CITIES * self.T):
-            c, t = divmod(k, self.T)
-            if not counts[k] or room[c] < 1:
-                continue
-            if not up_to:
-                left, after = list(counts), list(room)
-                left[k] -= 1
-                after[c] -= 1
-                if 1 + enrage_reach(left, after, k, self.T) < d.n:
-                    continue
-            moves.append(Move("enrage", card=self._name(t), city=c))
-        return moves + ([Move("pass")] if up_to else [])
+        keys = enrage_keys(counts, room, d.last, d.n, up_to, self.T)
+        return [Move("enrage", card=self._name(k % self.T), city=k // self.T) for k in keys] + (
+            [Move("pass")] if up_to else [])
 
     def _do_enrage(self, d: Pending, m: Move) -> None:
         if m.verb == "pass":

@@ -64,6 +64,7 @@ from omen_search.games.reign.rules import (
     Pending,
     check_decks,
     draftable,
+    enrage_keys,
     enrage_reach,
     enrageable,
     matches,
@@ -1077,19 +1078,9 @@ class GameState(Parts, DecisionEngine):
         can still be Enraged after it."""
         e = self._effect(d)
         _, counts, room = self._enrage_counts(d)
-        moves = []
-        for k in range(d.last, CITIES * self.T):
-            c, t = divmod(k, self.T)
-            if not counts[k] or room[c] < 1:
-                continue
-            if not e.up_to:
-                left, after = list(counts), list(room)
-                left[k] -= 1
-                after[c] -= 1
-                if 1 + enrage_reach(left, after, k, self.T) < d.n:
-                    continue
-            moves.append(Move("enrage", card=self._name(t), city=c))
-        return moves + ([Move("pass")] if e.up_to else [])
+        keys = enrage_keys(counts, room, d.last, d.n, e.up_to, self.T)
+        return [Move("enrage", card=self._name(k % self.T), city=k // self.T) for k in keys] + (
+            [Move("pass")] if e.up_to else [])
 
     def _do_enrage(self, d: Pending, m: Move) -> None:
         if m.verb == "pass":

@@ -257,3 +257,22 @@ def enrage_reach(counts: list[int], room: list[int], start: int, T: int) -> int:
     """How many units can be Enraged taking keys ``city * T + unit`` from ``start`` on, each city
     capped by its room."""
     return sum(max(0, min(room[c], sum(counts[max(start, c * T):(c + 1) * T]))) for c in range(CITIES))
+
+
+def enrage_keys(counts: list[int], room: list[int], last: int, n: int, up_to: bool, T: int) -> list[int]:
+    """The units an Enrage may pick next (keys ``city * T + unit`` from ``last`` on, D-pick-1): each
+    with room in its city, and for a mandatory Enrage only one after which the rest can still be
+    Enraged (R-enrage-3)."""
+    keys = []
+    for k in range(last, CITIES * T):
+        c = k // T
+        if not counts[k] or room[c] < 1:
+            continue
+        if not up_to:
+            left, after = list(counts), list(room)
+            left[k] -= 1
+            after[c] -= 1
+            if 1 + enrage_reach(left, after, k, T) < n:
+                continue
+        keys.append(k)
+    return keys

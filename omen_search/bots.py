@@ -6,7 +6,7 @@ bots only use what the player can see. A bot is made for a game (``make_bot(spec
 without one it plays the game a state's ``config`` sets up. Bots that use chance take a seed, so a game
 between seeded bots on a seeded deal replays exactly. Specs::
 
-    random | human | greedy | pimc:iterations=N | ismcts:iterations=N,c=0.7 | ismcts-mo:...
+    random | first | human | greedy | pimc:iterations=N | ismcts:iterations=N,c=0.7 | ismcts-mo:...
     (any of the searching bots takes seconds=S instead of, or with, iterations=N; ismcts takes
     workers=W for root parallelism)
 """
@@ -27,9 +27,10 @@ from omen_search._search import playout_returns
 from omen_search.search import Limit, as_core, ismcts
 from omen_search.state import State
 
-BOT_KINDS = ("random", "human", "greedy", "pimc", "ismcts", "ismcts-mo")
+BOT_KINDS = ("random", "first", "human", "greedy", "pimc", "ismcts", "ismcts-mo")
 _OPTIONS = {
     "random": {},
+    "first": {},
     "human": {},
     "greedy": {},
     "pimc": {"iterations": int, "seconds": float},
@@ -68,6 +69,16 @@ class RandomBot:
     def choose(self, state: State) -> Any:
         moves = state.legal_moves()
         return moves[self.rng.below(len(moves))]
+
+
+class FirstBot:
+    """Always the first legal move, in the engine's fixed generation order: the player who never
+    thinks, a fixed floor for calibrating the review's accuracy against random play (issue 21)."""
+
+    name = "first"
+
+    def choose(self, state: State) -> Any:
+        return state.legal_moves()[0]
 
 
 class TakeBack(Exception):
@@ -402,6 +413,8 @@ def make_bot(spec: str, seed: int = 0, game: Game | None = None) -> Bot:
     kind, options = parse_spec(spec)
     if kind == "random":
         return RandomBot(seed)
+    if kind == "first":
+        return FirstBot()
     if kind == "human":
         return HumanPlayer(game=game)
     if kind == "greedy":

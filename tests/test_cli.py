@@ -48,6 +48,20 @@ def test_play_json_prints_one_result_object(capsys, tmp_path, seed):
     assert state.ply == result["plies"] and state.turn == result["turns"]
 
 
+def test_play_with_the_first_bot_plays_the_first_legal_move_every_time(capsys, tmp_path):
+    path = tmp_path / "game.json"
+    status, out, err = run(capsys, "play", "--players", "first,random", "--seed", "3", "--json", "--record", str(path))
+    assert status == 0 and err == "" and json.loads(out)["players"] == ["first", "random"]
+    record = load_record(path)
+    decisions = 0
+    for ply, move in enumerate(record["moves"]):
+        before = replay(record, upto=ply)
+        if before.current_player == 0:
+            assert move == str(before.legal_moves()[0]), f"ply {ply}"
+            decisions += 1
+    assert decisions > 10
+
+
 def test_play_is_deterministic(capsys):
     first = run(capsys, "play", "--seed", "77", "--json")
     second = run(capsys, "play", "--seed", "77", "--json")

@@ -360,6 +360,16 @@ def test_cli_json_has_the_documented_keys(capsys):
     assert out["games"] == 4
 
 
+def test_cli_match_of_the_first_bot_plays_one_game_per_deal(capsys, tmp_path):
+    """The first bot takes no chances: both games of a pair (one deal, the seats swapped) are the
+    same game when it plays both seats."""
+    out = tmp_path / "first.jsonl"
+    assert main(["match", "first", "first", "--games", "2", "--seed", "5", "--quiet", "--out", str(out)]) == 0
+    _, one, two = (json.loads(line) for line in out.read_text().splitlines())
+    assert one["players"] == two["players"] == ["first", "first"] and one["a_seat"] != two["a_seat"]
+    assert (one["scores"], one["plies"]) == (two["scores"], two["plies"])
+
+
 def test_cli_summary_names_elo_los_pairs_and_seat0(capsys):
     assert main(["match", "greedy", "random", "--games", "4", "--quiet"]) == 0
     out = capsys.readouterr().out

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from omen_search._core import CoreState
-from omen_search.bots import ISMCTSBot, PIMCBot, make_bot, parse_spec, split_players
+from omen_search.bots import FirstBot, ISMCTSBot, PIMCBot, RandomBot, make_bot, parse_spec, split_players
 from omen_search.games.heir.engines import new_game
 from omen_search.errors import UsageError
 from omen_search.games.heir.notation import Move
@@ -30,6 +30,16 @@ def deciding_war():
                                   "ismcts-mo:iterations=400"])
 def test_every_bot_above_random_finds_the_deciding_play(spec):
     assert make_bot(spec, seed=1).choose(deciding_war()) == WINNING
+
+
+@pytest.mark.parametrize("engine", ["core", "reference"])
+def test_the_first_bot_plays_the_first_legal_move_whatever_its_seed(engine):
+    state = new_game(engine, seed=4)
+    first, other, mover = make_bot("first", seed=1), make_bot("first", seed=2), RandomBot(seed=3)
+    assert isinstance(first, FirstBot) and first.name == "first"
+    while not state.is_terminal():
+        assert first.choose(state) == other.choose(state) == state.legal_moves()[0]
+        state.apply(mover.choose(state))
 
 
 def test_bots_choose_from_an_observation_alone():

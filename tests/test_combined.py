@@ -372,3 +372,30 @@ def test_play_finishes_from_the_command_line(capsys):
     assert_one_line_error(*run(capsys, "demo", "--game", "heir+reign"), "heir+reign has no core yet")
     assert_one_line_error(*run(capsys, "match", "random", "greedy", "--game", "heir+reign", "--games", "2"),
                           "heir+reign has no core yet")
+
+
+def _combined_file(extra: str = "") -> str:
+    """A combined card file made of the two built-in files: Heir's sections, then Reign of War's
+    units (as ``reign_unit``) and feats; its rewards and Match cards are left out (C-10)."""
+    import re
+
+    from omen_search.cardfiles import builtin_card_text
+
+    heir = builtin_card_text("heir-seed.toml").replace('ruleset = "heir"', 'ruleset = "heir+reign"')
+    blocks = re.split(r"(?m)^(?=\[\[)", builtin_card_text("reign-seed.toml"))[1:]
+    keep = [b.replace("[[unit]]", "[[reign_unit]]", 1) for b in blocks if b.startswith(("[[unit]]", "[[feat]]"))]
+    return heir + "\n" + "".join(keep) + extra
+
+
+def test_C_2_a_card_file_may_mix_both_sets():
+    from omen_search.errors import CardDataError
+    from omen_search.games.combined.cards import parse_pool
+
+    pool = parse_pool(_combined_file(), "mixed.toml")
+    assert len(pool.reign.units) == 50 and len(pool.reign.feats) == 6 and pool.heir.ruleset == "heir"
+    s = GameState.new(seed=2, cards=pool, config=Config(reign_units=("Satyr",)))
+    assert s.cards.unit("Satyr").size == 2
+    clash = '\n[[reign_unit]]\nname = "Temple Servant"\ntype = "soldier"\ncircles = 1\ncost = 1\nstrength = 1\n' \
+            'offering = 1\ncopies = 2\nsource = "designed"\ntext = "-"\n'
+    with pytest.raises(CardDataError, match="reign_unit 'Temple Servant': an Heir unit has the same name"):
+        parse_pool(_combined_file(clash), "mixed.toml")

@@ -271,7 +271,7 @@ COMMON = [
     ("unknown god", _set(("config", "gods"), ["anubis", "ra"]), ".config.gods[1]", ["'ra'"]),
     ("max_turns zero", _set(("config", "max_turns"), 0), ".config.max_turns", ["got 0"]),
     ("another card set", _set(("cards", "sha256"), "0" * 64), ".cards.sha256", ["--cards"]),
-    ("unknown game", _set(("game",), "chess"), ".game", ["unknown game 'chess'", "(games: heir, heir-solo, reign-of-war, reign-of-war-melee)"]),
+    ("unknown game", _set(("game",), "chess"), ".game", ["unknown game 'chess'", "(games: heir, heir-solo, reign-of-war, reign-of-war-melee, heir+reign)"]),
     ("misspelt game", _set(("game",), "heirsolo"), ".game", ["did you mean 'heir-solo'?"]),
     ("game not a name", _set(("game",), ["heir"]), ".game", ["unknown game ['heir']"]),
     ("game of another config", _set(("game",), "heir-solo"), ".game", ["is 'heir-solo'", ".config sets up 'heir'"]),

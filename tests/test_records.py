@@ -198,7 +198,7 @@ def test_a_different_seed_does_not_replay(record):
         (lambda r: r.update(config={"gods": ["horus", "horus"]}), "record.config.gods"),
         (lambda r: r.update(config={"first_player": 2}), "record.config.first_player"),
         (lambda r: r.pop("cards"), "record.cards"),
-        (lambda r: r.update(game="chess"), "record.game: unknown game 'chess' (games: heir, heir-solo, reign-of-war, reign-of-war-melee)"),
+        (lambda r: r.update(game="chess"), "record.game: unknown game 'chess' (games: heir, heir-solo, reign-of-war, reign-of-war-melee, heir+reign)"),
         (lambda r: r.update(game="heir_solo"), "record.game: unknown game 'heir_solo'; did you mean 'heir-solo'?"),
         (lambda r: r.update(game=None), "record.game: unknown game None"),
         (lambda r: r.update(game="heir-solo"), "record.game: is 'heir-solo', but record.config sets up 'heir'"),

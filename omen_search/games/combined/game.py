@@ -144,6 +144,14 @@ class CombinedGame(Game):
     def evaluate(self, state: Any, player: int) -> float:
         return evaluate(state, player)
 
+    @property
+    def match_options(self) -> tuple[str, ...]:
+        """As Heir's: a match deals the gods pair by pair (:meth:`match_config`)."""
+        return tuple(o.name for o in self.options if o.name not in ("gods", "first_player"))
+
+    def match_config(self, config: Config, deal_bits: int) -> Config:
+        return HEIR.match_config(config, deal_bits)  # type: ignore[return-value]
+
     def card_played(self, move: Any) -> str | None:
         return move.card if move.verb == "play" else None
 

@@ -329,6 +329,12 @@ class Game(ABC):
         raises :class:`UsageError` for a game that has none."""
         raise UsageError(f"adapters: {self.name} has no adapter")
 
+    def table_rules(self) -> Any:
+        """How a game on a real table is followed from one seat (a
+        :class:`~omen_search.table_rules.TableRules`, :mod:`omen_search.table`); raises
+        :class:`UsageError` for a game that has none."""
+        raise UsageError(f"table: {self.name} has no table companion yet")
+
     outlook_key: str | None = None  # the advice field of :meth:`outlook` (None: the game has none)
 
     def outlook(self, state: Any, stats: tuple[float, ...], visits: int) -> tuple[Any, ...]:

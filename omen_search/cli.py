@@ -25,6 +25,7 @@ from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, winner_of, write_record
 from omen_search.rng import MASK64
 from omen_search.search import Limit
+from omen_search.table import is_table_record, load_table
 from omen_search.terminal import HINT_ITERATIONS, log_game
 
 ADVISE_ITERATIONS = 10_000
@@ -249,8 +250,18 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table_game(args: argparse.Namespace, record: Any) -> Game:
+    """The game of a table record, as it names it; with ``--game``, another game's is refused."""
+    game = named_game(record, "table")
+    if args.game is not None and args.game != game.name:
+        raise UsageError(f"--game {args.game}: the table record is a game of {game.name}")
+    return game
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     record = load_record(args.record)
+    if is_table_record(record):
+        return _replay_table(args, record)
     game = _document_game(args, record, "record")
     state = replay(record, game.load_cards(args.cards))
     result = {"ok": True, "plies": state.ply, "finished": state.is_terminal(),
@@ -260,6 +271,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         status = game.describe_result(state) if state.is_terminal() else f"unfinished after {state.ply} plies"
         print(f"{args.record}: all {state.ply} moves are legal. {status}")
+    return 0
+
+
+def _replay_table(args: argparse.Namespace, record: dict[str, Any]) -> int:
+    game = _table_game(args, record)
+    table = load_table(record, game.load_cards(args.cards))
+    now = table.ask()
+    if args.json:
+        print(json.dumps({"ok": True, "events": len(table.events), "finished": now.kind == "over", "seat": table.seat,
+                          "next": now.prompt}))
+    else:
+        print(f"{args.record}: all {len(table.events)} events are possible (seat {table.seat}'s view). {now.prompt}.")
     return 0
 
 
@@ -408,8 +431,15 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from omen_search.review_html import write_html
 
     record = load_record(args.record)
-    game = _document_game(args, record, "record")
-    if not 0 <= args.player < game.players:
+    if is_table_record(record):
+        game = _table_game(args, record)
+        if args.player is None:
+            args.player = record.get("seat")
+    else:
+        game = _document_game(args, record, "record")
+    if args.player is None:
+        raise UsageError("--player: say which seat to review (a table record is reviewed from its own seat)")
+    if not isinstance(args.player, int) or not 0 <= args.player < game.players:
         raise UsageError(f"--player: must be a seat of {game.name}, from 0 to {game.players - 1}, got {args.player}")
     if args.html:
         check_output(args.html, "--html")
@@ -595,8 +625,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Each decision is judged from what the seat could see at that moment. Labels: "
                                    "inaccuracy, mistake, blunder for a loss of at least 5, 10, 15 points of win % "
                                    "(lichess's thresholds), none when the estimates' 95% intervals overlap.")
-    p.add_argument("record", metavar="RECORD", help="game record (JSON) written by `play --record`")
-    p.add_argument("--player", type=int, required=True, help="the seat to review (0 first)")
+    p.add_argument("record", metavar="RECORD", help="game record (JSON) written by `play --record`, or a table "
+                   "record (omen-table/1) saved by the table companion of `serve`")
+    p.add_argument("--player", type=int, help="the seat to review (0 first); a table record: its own seat, the default")
     _add_document_game(p, "record")
     p.add_argument("--iterations", type=_iterations, default=ANALYZE_ITERATIONS,
                    help=f"search iterations per decision (default {ANALYZE_ITERATIONS})")
@@ -696,8 +727,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the set as JSON")
     p.set_defaults(func=cmd_cards)
 
-    p = sub.add_parser("replay", help="re-play a game record and check every move")
-    p.add_argument("record", metavar="FILE", help="game record (JSON) written by `play --record`")
+    p = sub.add_parser("replay", help="re-play a game record (or a table record) and check every move")
+    p.add_argument("record", metavar="FILE", help="game record (JSON) written by `play --record`, or a table record "
+                   "(omen-table/1)")
     _add_document_game(p, "record")
     _add_cards(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")

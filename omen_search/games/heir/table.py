@@ -360,9 +360,8 @@ class HeirTable(TableRules):
 
     def ask(self, world: Any) -> TableQuestion:
         if world.is_terminal():
-            scores = world.scores()
-            return TableQuestion("over", world.user, f"the game is over: {scores[world.user]} VP to "
-                                 f"{scores[1 - world.user]}, {'you win' if world.winner() == world.user else 'the opponent wins'}")
+            # the opponent's VP counts TREASURED cards in its hand, which the user has not seen
+            return TableQuestion("over", world.user, f"the game is over: you have {world.scores()[world.user]} VP")
         seat, kind = world.current_player, world.pending.kind
         if seat == world.user:
             return TableQuestion("decision", seat, f"turn {world.turn}: your decision ({kind})",

@@ -350,9 +350,12 @@ class HeirTable(TableRules):
             if name is not None and name not in names:
                 return f"unknown card {name!r}"
         you = world.current_player == world.user
-        if you and move.card is not None and move.verb in self.HAND_VERBS and kind in _FROM_HAND \
-                and not world.hands[world.user][world._id(move.card)]:
-            return f"{move.card} is not in your hand"
+        units = {u.name: u.index for u in world.units}
+        if you and move.verb in self.HAND_VERBS and kind in _FROM_HAND and move.card is not None:
+            if move.card not in units:
+                return f"{move.card} is not a unit"
+            if not world.hands[world.user][units[move.card]]:
+                return f"{move.card} is not in your hand"
         if you and move.verb == "use" and move.card not in [world.cards.rewards[r].name for r in world.unused[world.user]]:
             return f"{move.card} is not one of your unused reward tiles"
         who = "you" if you else "the opponent"

@@ -77,6 +77,14 @@ class TableGame:
             raise MissingSeenError(f"set-up: {exc}", exc.question) from None
         return cls(game, rules, options, seat, hand, seen, world, cards)
 
+    @staticmethod
+    def hand_choices(game: Game | str, options: dict[str, Any] | None = None, cards: Any = None
+                     ) -> tuple[int, tuple[str, ...]]:
+        """How many cards the user's starting hand holds, and the names it can hold (a set-up form's
+        choices); raises :class:`UsageError` as :meth:`start` does."""
+        game = get_game(game) if isinstance(game, str) else game
+        return game.table_rules().hand_choices(game.config(**dict(options or {})), cards)
+
     @property
     def world(self) -> Any:
         """The world now: a game state the user sees exactly as the real game."""

@@ -55,6 +55,10 @@ class TableRules(ABC):
     event's number (the caller adds it), missing answers :class:`MissingSeenError`."""
 
     @abstractmethod
+    def hand_choices(self, config: Any, cards: Any) -> tuple[int, tuple[str, ...]]:
+        """How many cards a starting hand holds in ``config``, and the names it can hold."""
+
+    @abstractmethod
     def start(self, config: Any, cards: Any, seat: int, hand: Sequence[str], seen: Sequence[str]) -> Any:
         """The world at the first decision: the user in ``seat`` holds ``hand``; ``seen`` names
         what the set-up showed the user beyond the hand (the first revealed card)."""

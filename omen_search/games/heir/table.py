@@ -20,7 +20,7 @@ from omen_search.games.heir.cards import CardSet, default_cards
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.reference import GameState
 from omen_search.games.heir.render import god_name
-from omen_search.games.heir.rules import Config, Pending
+from omen_search.games.heir.rules import START_HAND, Config, Pending
 from omen_search.rng import Rng
 from omen_search.table_rules import MissingSeenError, TableEventError, TableQuestion, TableRules
 
@@ -292,6 +292,9 @@ class HeirTable(TableRules):
     """:class:`TableRules` of two-player Heir (not the solo game, not the Emissary variant)."""
 
     HAND_VERBS: ClassVar[tuple[str, ...]] = ("play", "offer", "build", "discard", "reveal")
+
+    def hand_choices(self, config: Any, cards: Any) -> tuple[int, tuple[str, ...]]:
+        return START_HAND, tuple(u.name for u in (cards if cards is not None else default_cards()).units)
 
     def start(self, config: Any, cards: Any, seat: int, hand: Sequence[str], seen: Sequence[str]) -> TableState:
         if config.emissary:

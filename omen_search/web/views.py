@@ -15,6 +15,7 @@ from typing import Any
 
 from omen_search.advisor import Advice
 from omen_search.bots import BOT_KINDS
+from omen_search.errors import UsageError
 from omen_search.game import Game, all_games
 
 # The opponents the new-game form offers, weakest first (any spec make_bot reads can be typed).
@@ -56,12 +57,22 @@ def advice_json(game: Game, advice: Advice, top: int) -> dict[str, Any]:
     }
 
 
+def _followed_at_table(game: Game) -> bool:
+    """Whether the game has a table companion (the "At the table" page offers those)."""
+    try:
+        game.table_rules()
+    except UsageError:
+        return False
+    return True
+
+
 def catalogue() -> dict[str, Any]:
     """The new-game form's choices: every registered game with its options and the seats a person
     can take, and the opponents on offer."""
     games = []
     for game in all_games():
-        games.append({**game.describe(), "seats": list(game.deciding_seats), "automaton": game.automaton})
+        games.append({**game.describe(), "seats": list(game.deciding_seats), "automaton": game.automaton,
+                      "table": _followed_at_table(game)})
     return {"games": games, "opponents": [{"spec": spec, "label": label} for spec, label in OPPONENTS],
             "bot_kinds": [k for k in BOT_KINDS if k != "human"]}
 

@@ -11,7 +11,8 @@ import json
 import random
 from typing import Any
 
-from test_web_browser import browser, fits_the_width, page, server, shot  # noqa: F401  (fixtures)
+import test_web_browser as shared
+from test_web_browser import fits_the_width, shot
 
 from omen_search.game import get_game
 from omen_search.games.heir.reference import GameState
@@ -19,6 +20,7 @@ from omen_search.games.heir.rules import Config
 from omen_search.games.heir.table import witness
 
 SEED = 3
+server, browser, page = shared.server, shared.browser, shared.page  # the fixtures of the other browser tests
 
 
 def true_game() -> tuple[GameState, list[str], list[str], list[tuple[int, str, list[str]]]]:
@@ -29,27 +31,27 @@ def true_game() -> tuple[GameState, list[str], list[str], list[tuple[int, str, l
     return (state, *witness(SEED, Config(), 0, state.moves))
 
 
-def answer_questions(page: Any, seen: list[str], box: str) -> None:
+def answer_questions(tab: Any, seen: list[str], box: str) -> None:
     """Click each card the event showed, as the page asks for them."""
     for name in seen:
-        page.wait_for_selector(f"{box} button[data-seen={json.dumps(name)}]")
-        page.click(f"{box} button[data-seen={json.dumps(name)}]")
+        tab.wait_for_selector(f"{box} button[data-seen={json.dumps(name)}]")
+        tab.click(f"{box} button[data-seen={json.dumps(name)}]")
 
 
-def enter(page: Any, seat: int, move: str, seen: list[str]) -> None:
+def enter(tab: Any, seat: int, move: str, seen: list[str]) -> None:
     """Enter one event by clicking: the move's steps (or the button of the whole move), then the cards."""
-    count = page.locator("#t-log li.you, #t-log li.them").count()
+    count = tab.locator("#t-log li.you, #t-log li.them").count()
     steps = get_game("heir").move_steps(get_game("heir").parse_move(move))
     whole = f"#t-decide .options button[data-move={json.dumps(move)}]"
     for _ in range(len(steps) + 1):
-        if page.locator(whole).count():
-            page.click(whole)
+        if tab.locator(whole).count():
+            tab.click(whole)
             break
-        picked = page.locator("#t-decide .crumbs .step").count()
-        page.click(f"#t-decide .options button[data-step={json.dumps(steps[picked])}]")
-    answer_questions(page, seen, "#t-question")
-    page.wait_for_function("n => document.querySelectorAll('#t-log li.you, #t-log li.them').length > n", arg=count)
-    assert not page.is_visible("#alert"), page.inner_text("#alert")
+        picked = tab.locator("#t-decide .crumbs .step").count()
+        tab.click(f"#t-decide .options button[data-step={json.dumps(steps[picked])}]")
+    answer_questions(tab, seen, "#t-question")
+    tab.wait_for_function("n => document.querySelectorAll('#t-log li.you, #t-log li.them').length > n", arg=count)
+    assert not tab.is_visible("#alert"), tab.inner_text("#alert")
 
 
 def test_a_table_game_of_30_events_or_more_by_clicking_with_advice_and_a_refusal(page):

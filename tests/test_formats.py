@@ -23,6 +23,7 @@ from omen_search.games.heir.positions import document_game, load_observation, lo
 from omen_search.games.heir.reference import GameState
 from omen_search.games.heir.rules import DECISIONS, PHASES, Config
 from omen_search.records import replay
+from omen_search.table import load_table
 from positions_helper import json_paths
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -55,6 +56,8 @@ def load_any(doc: dict) -> Any:
         return load_observation(doc)
     if fmt == "omen-record/1":
         return replay(doc)
+    if fmt == "omen-table/1":
+        return load_table(doc)
     raise AssertionError(f"unknown format {fmt!r}")
 
 

@@ -252,11 +252,15 @@ async def stop_hint(request: Request) -> Response:
     return JSONResponse({"stopping": session.hinting})
 
 
+def _download(document: dict[str, Any], name: str) -> Response:
+    """A JSON document as a file the browser saves as ``name``."""
+    return Response(json.dumps(document, indent=1), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
 async def record(request: Request) -> Response:
     session = _sessions(request).get(_session_id(request))
-    name = f"omen-{session.game.name}-{session.id[:6]}.json"
-    return Response(json.dumps(session.record(), indent=1), media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return _download(session.record(), f"omen-{session.game.name}-{session.id[:6]}.json")
 
 
 async def close(request: Request) -> Response:
@@ -347,9 +351,7 @@ async def table_advice(request: Request) -> Response:
 
 async def table_record(request: Request) -> Response:
     table = _tables(request).get(_session_id(request))
-    name = f"omen-table-{table.table.game.name}-{table.id[:6]}.json"
-    return Response(json.dumps(table.record(), indent=1), media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return _download(table.record(), f"omen-table-{table.table.game.name}-{table.id[:6]}.json")
 
 
 async def close_table(request: Request) -> Response:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -126,3 +127,20 @@ def test_a_table_record_loads_and_reviews_from_its_seat_only(client):
     record["events"][3]["seat"] = 1 - record["events"][3]["seat"]
     refused = client.post("/api/table/load", json={"record": record})
     assert refused.status_code == 422 and refused.json()["message"].startswith("event 3:")
+
+
+def test_advice_can_be_stopped_early(client):
+    snap, _ = started(client)
+    assert client.post(f"/api/table/{snap['id']}/advice/stop").json() == {"stopping": False}
+    session = client.app.state.tables.get(snap["id"])  # type: ignore[attr-defined]
+    done: dict[str, Any] = {}
+    thread = threading.Thread(target=lambda: done.update(
+        client.post(f"/api/table/{snap['id']}/advice", json={"iterations": 10**8}).json()))
+    thread.start()
+    for _ in range(500):
+        if session.hinting:
+            break
+        threading.Event().wait(0.01)
+    assert client.post(f"/api/table/{snap['id']}/advice/stop").json() == {"stopping": True}
+    thread.join(60)
+    assert not thread.is_alive() and done["moves"] and done["iterations"] < 10**8

@@ -28,6 +28,7 @@
                                       must name a card first (nothing changed), 422 for an impossible one
     POST   /api/table/{id}/undo       take the last event back
     POST   /api/table/{id}/advice     {iterations? | seconds?}: the advisor's best three at your decision
+    POST   /api/table/{id}/advice/stop   end a running advice with the advice so far
     GET    /api/table/{id}/record     the game as a table record (omen-table/1)
     DELETE /api/table/{id}
 
@@ -349,6 +350,10 @@ async def table_advice(request: Request) -> Response:
     return JSONResponse(await _tables(request).get(_session_id(request)).advise(_limit(body)))
 
 
+async def table_advice_stop(request: Request) -> Response:
+    return JSONResponse({"stopping": _tables(request).get(_session_id(request)).stop_advice()})
+
+
 async def table_record(request: Request) -> Response:
     table = _tables(request).get(_session_id(request))
     return _download(table.record(), f"omen-table-{table.table.game.name}-{table.id[:6]}.json")
@@ -405,6 +410,7 @@ def create_app(*, allowed_hosts: tuple[str, ...] | None = LOCAL_HOSTS, threads: 
         Route("/api/table/{id}/event", table_event, methods=["POST"]),
         Route("/api/table/{id}/undo", table_undo, methods=["POST"]),
         Route("/api/table/{id}/advice", table_advice, methods=["POST"]),
+        Route("/api/table/{id}/advice/stop", table_advice_stop, methods=["POST"]),
         Route("/api/table/{id}/record", table_record),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

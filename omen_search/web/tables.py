@@ -36,12 +36,10 @@ class TableSession(Versioned):
         self.id, self.table, self.searches = session_id, table, searches
         self.hint: dict[str, Any] | None = None
         self.hinting = False
+        self._advisor: Advisor | None = None
 
     def start(self) -> None:
         """Nothing runs by itself at a table."""
-
-    async def close(self) -> None:
-        """Nothing to stop: a running advice finishes in its thread and is dropped."""
 
     def who(self, seat: int) -> str:
         return WHO[0] if seat == self.table.seat else WHO[1]
@@ -75,17 +73,29 @@ class TableSession(Versioned):
         if self.hinting:
             raise TurnError("advice: advice is being searched already")
         game, events = self.table.game, len(self.table.events)
-        advisor = Advisor(limit, seed=secrets.randbits(63), game=game, cards=self.table.cards)
+        advisor = self._advisor = Advisor(limit, seed=secrets.randbits(63), game=game, cards=self.table.cards)
         self.hinting = True
         try:
             advice = await self.searches.run(advisor.advise, self.table.observation())
         finally:
             self.hinting = False
+            self._advisor = None
         if len(self.table.events) != events:
             raise TurnError("advice: an event was entered while it was searched")
         self.hint = {**advice_json(game, advice, HINT_TOP), "event": events}
         self._changed_now()
         return self.hint
+
+    def stop_advice(self) -> bool:
+        """End a running advice early (it answers with the advice so far); whether one was running."""
+        if self._advisor is None:
+            return False
+        self._advisor.stop()
+        return True
+
+    async def close(self) -> None:
+        """A running advice is stopped."""
+        self.stop_advice()
 
     def snapshot(self) -> dict[str, Any]:
         """The game as the user sees it: the board, the events so far, what comes next."""

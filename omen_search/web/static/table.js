@@ -203,7 +203,8 @@ function drawAdvice(game) {
   const box = $("t-hint");
   if (table.advising) {
     box.hidden = false;
-    fill(box, el("h2", {}, "Advice"), el("p", { class: "waiting" }, el("span", { class: "spinner" }), "The advisor is searching…"));
+    fill(box, el("h2", {}, "Advice"), el("p", { class: "waiting" }, el("span", { class: "spinner" }), "The advisor is searching… "),
+      el("button", { type: "button", id: "t-advice-stop", onclick: () => api("POST", `/api/table/${encodeURIComponent(game.id)}/advice/stop`).catch((e) => showError(e.message)) }, "Stop"));
     return;
   }
   const hint = game.hint;

@@ -128,8 +128,15 @@ class TableGame:
 
     def to_record(self) -> dict[str, Any]:
         """The table record (``omen-table/1``): set-up and events, no seed."""
-        return {"format": TABLE_FORMAT, "game": self.game.name, "options": dict(self.options), "seat": self.seat,
-                "hand": list(self.hand), "seen": list(self.seen), "events": [e.to_dict() for e in self.events]}
+        return {"format": TABLE_FORMAT, "game": self.game.name, **self.card_set(), "options": dict(self.options),
+                "seat": self.seat, "hand": list(self.hand), "seen": list(self.seen),
+                "events": [e.to_dict() for e in self.events]}
+
+    def card_set(self) -> dict[str, Any]:
+        """The card set the game is followed with, as a record names it (``{"cards": {name, sha256}}``;
+        empty for a game whose records name none)."""
+        header = self.game.record_header(self.world)
+        return {"cards": header["cards"]} if "cards" in header else {}
 
 
 def is_table_record(document: Any) -> bool:
@@ -157,6 +164,9 @@ def load_table(record: Any, cards: Any = None) -> TableGame:
     hand = _names(r, r.get(record, "hand", "table"), "table.hand")
     seen = _names(r, record.get("seen", []), "table.seen")
     table = TableGame.start(game, options, seat, hand, seen, cards)
+    if "cards" in record and {"cards": record["cards"]} != table.card_set():
+        r.fail("table.cards", f"played with card set {shown(record['cards'])}, not {table.card_set().get('cards')}; "
+                              "pass its --cards file")
     for i, event in enumerate(r.items(r.get(record, "events", "table"), "table.events", most=MAX_EVENTS)):
         where = f"table.events[{i}]"
         if not isinstance(event, dict):

@@ -269,3 +269,13 @@ def test_random_events_apply_or_are_refused_by_name(seed, user, junk_setup):
                 break
         if table.ask().kind == "over":
             break
+
+
+def test_a_table_record_of_another_card_set_is_refused():
+    record = json.loads(EXAMPLE.read_text())
+    assert record["cards"]["name"] == GameState.new().cards.name
+    record["cards"] = {**record["cards"], "sha256": "0" * 64}
+    with pytest.raises(FormatError, match=r"^table.cards: played with card set .*; pass its --cards file$"):
+        load_table(record)
+    del record["cards"]
+    assert len(load_table(record).events) == 109

@@ -164,6 +164,12 @@ def test_undo_takes_the_last_event_back():
         empty.undo()
 
 
+@pytest.mark.parametrize("size", [3, 5])
+def test_a_starting_hand_of_another_size_is_refused(size):
+    with pytest.raises(TableEventError, match=f"^set-up: a starting hand holds 4 cards, got {size}$"):
+        TableGame.start("heir", {}, 0, ["Temple Servant"] * size, ["Rabid Usurper"])
+
+
 def test_a_game_without_a_table_companion_says_so():
     with pytest.raises(UsageError, match="heir-solo has no table companion yet"):
         TableGame.start("heir-solo", {}, 0, [])

@@ -299,6 +299,8 @@ class HeirTable(TableRules):
     def start(self, config: Any, cards: Any, seat: int, hand: Sequence[str], seen: Sequence[str]) -> TableState:
         if config.emissary:
             raise TableEventError("the Emissary of War variant cannot be followed at the table yet")
+        if len(hand) != START_HAND:
+            raise TableEventError(f"a starting hand holds {START_HAND} cards, got {len(hand)}")
         cards = cards if cards is not None else default_cards()
         return TableState.dealt(cards, config, seat, [*hand, *seen])
 

@@ -105,8 +105,8 @@ class TableSession(Versioned):
             "seat": table.seat, "players": [self.who(s) for s in range(game.players)],
             "view": game.view(table.observation(), table.cards),
             "next": question_json(game, table.ask()),
-            "events": [{"index": i, "seat": e.seat, "who": self.who(e.seat), "move": e.move, "seen": list(e.seen)}
-                       for i, e in enumerate(table.events)],
+            "events": [{"index": i, "seat": e.seat, "who": self.who(e.seat), "move": e.move, "seen": list(e.seen),
+                        "turn": game.turn_header(table.worlds[i])} for i, e in enumerate(table.events)],
             "can_undo": bool(table.events), "hint": self.hint, "hinting": self.hinting,
         }
 

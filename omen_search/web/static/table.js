@@ -143,9 +143,14 @@ function drawTable(game) {
   drawEvent(game);
   drawAdvice(game);
   const log = $("t-log");
-  fill(log, game.events.length ? game.events.map((e) => el("li", { class: e.seat === game.seat ? "you" : "them", value: e.index },
-    `${e.who}: ${e.move}`, e.seen.length ? el("span", { class: "note" }, ` · you saw ${e.seen.join(", ")}`) : null))
-    : el("li", { class: "turn" }, "No events yet."));
+  const items = [];
+  let turn = null;
+  for (const e of game.events) {
+    if (e.turn && e.turn !== turn) items.push(el("li", { class: "turn" }, (turn = e.turn)));
+    items.push(el("li", { class: e.seat === game.seat ? "you" : "them", value: e.index },
+      `${e.who}: ${e.move}`, e.seen.length ? el("span", { class: "note" }, ` · you saw ${e.seen.join(", ")}`) : null));
+  }
+  fill(log, items.length ? items : el("li", { class: "turn" }, "No events yet."));
   log.scrollTop = log.scrollHeight;
 }
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from omen_search.errors import IllegalMoveError, NotationError
+from omen_search.errors import NotationError
 from omen_search.games.heir.cards import CardSet, default_cards
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.reference import GameState
@@ -325,10 +325,7 @@ class HeirTable(TableRules):
             after.bring(move)
         if move not in after.legal_moves():
             raise TableEventError(self._why_not(after, move))
-        try:
-            after.apply(move)
-        except IllegalMoveError as exc:  # pragma: no cover - checked just above
-            raise TableEventError(str(exc)) from None
+        after.apply_trusted(move)
         after._all_said()
         return after
 

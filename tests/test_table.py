@@ -78,17 +78,40 @@ def test_D_table_1_a_card_with_every_copy_seen_cannot_be_revealed():
         TableGame.start("heir", {}, 0, hand, [scarce.name])
 
 
+def _opponent_at(kind: str) -> TableGame:
+    """A followed game stopped where the world's opponent (seat 0) starts its Wealth at ``kind``
+    (``reveal``: its made-up hand holds a Neutral unit; ``wealth``: none) with hidden cards in hand."""
+    for seed in range(40):
+        true = seeded(seed)
+        hand, seen, events = witness(seed, Config(), 1, true.moves)
+        table = TableGame.start("heir", {}, 1, hand, seen)
+        for seat, move, shown in events:
+            world = table.world
+            if world.current_player == 0 and world.pending.kind == kind and not world.reveal_again_used \
+                    and world.hand_size(0) > sum(world.known[0]) and (kind == "reveal" or world.phase == "wealth"):
+                return table
+            table.add(seat, move, shown)
+    raise AssertionError(f"no opponent's Wealth at {kind} in 40 games")
+
+
 def test_D_table_2_the_opponent_s_wealth_passes_a_reveal_the_world_offered():
-    _, table = start(seed=3, user=1)
-    world = table.world
-    assert world.current_player == 0
-    if world.pending.kind != "reveal":
-        # the world's opponent hand holds no Neutral unit: its reveal opens one, its pass changes nothing
-        table.add(0, "pass")
-        assert table.world.pending.kind == "wealth" and len(table.events) == 1
-    else:
-        table.add(0, "wealth draw 0 coin 2")
-        assert table.world.pending.kind != "reveal" and table.world.ply == 2
+    table = _opponent_at("reveal")
+    wealth = next(str(m) for m in table.ask().moves if m.verb == "wealth")  # offered beside the reveals
+    table.add(0, wealth)
+    assert table.world.pending.kind != "reveal" and table.world.reveal_again_used is False
+
+
+def test_D_table_2_the_opponent_s_reveal_opens_one_and_its_pass_changes_nothing():
+    table = _opponent_at("wealth")
+    before = table.observation()
+    table.add(0, "pass")
+    assert table.observation() == before
+    neutral = next(u.name for u in table.world.units if u.neutral and table.world.hidden_units()[u.index])
+    assert f'reveal "{neutral}"' in {str(m) for m in table.ask().moves}
+    with pytest.raises(MissingSeenError) as asked:  # the card revealed again shows
+        table.add(0, f'reveal "{neutral}"')
+    table.add(0, f'reveal "{neutral}"', [asked.value.question.choices[0]])
+    assert table.world.reveal_again_used and neutral in table.observation()["discard"]
 
 
 def test_D_table_3_the_set_up_names_the_first_revealed_card():

@@ -584,7 +584,8 @@ def build_parser() -> argparse.ArgumentParser:
     budget.add_argument("--seconds", type=_seconds, help="search time in seconds instead")
     p.add_argument("--top", type=_positive, help="show only the K best moves")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
-    p.add_argument("--workers", type=_workers, default=1, help="parallel searches (threads) (default 1)")
+    p.add_argument("--workers", type=_workers, default=1,
+                   help="threads for the 8 independent searches (W searches if W > 8) (default 1)")
     p.add_argument("--algorithm", choices=("ismcts", "ismcts-mo"), default="ismcts", help="SO- or MO-ISMCTS")
     _add_cards(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -687,7 +687,7 @@ def test_the_advice_page_python_example_runs(capsys, monkeypatch):
     (code,) = _blocks(page, "python")
     exec(compile(code, "docs/advice.md", "exec"), {})
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "0 3000" and len(lines) == 1 + 3 + 3
+    assert lines[0] == "0 3000" and len(lines) == 1 + 3 + 1 + 3 and lines[4] in ("True", "False")
 
 
 def test_doctests_of_the_advisor_modules():

@@ -35,7 +35,7 @@ from omen_search.jsonio import parse_json
 from omen_search.limits import WORKERS, check_int
 from omen_search.records import RECORD_FORMAT, record_game, replay
 from omen_search.rng import MASK64, Rng
-from omen_search.search import Limit, MoveStats, new_searches, root_result
+from omen_search.search import DEFAULT_MAX_NODES, Limit, MoveStats, new_searches, root_result
 from omen_search.stats import batch_interval
 
 Algorithm = Literal["ismcts", "ismcts-mo"]
@@ -199,8 +199,11 @@ class Advisor:
         started = time.perf_counter()
         searches = []
         if len(core.legal_move_ids()) > 1:
-            searches = new_searches(core, self.c, self.algorithm == "ismcts-mo", self.seed,
-                                    max(BATCHES, self.workers))
+            batches = max(BATCHES, self.workers)
+            # a tree grows by at most a node an iteration: with an iteration budget, no bigger than its share
+            nodes = DEFAULT_MAX_NODES if self.limit.iterations is None else \
+                min(DEFAULT_MAX_NODES, -(-self.limit.iterations // batches) + 2)
+            searches = new_searches(core, self.c, self.algorithm == "ismcts-mo", self.seed, batches, nodes)
         self._searches = searches
         try:
             if searches:

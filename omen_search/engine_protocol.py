@@ -445,7 +445,7 @@ class EngineServer:
     @staticmethod
     def _reply(query: Query, advice: Advice | None, during: bool) -> dict[str, Any]:
         reply: dict[str, Any] = {"id": query.id, "isDuringSearch": during,
-                                 "turnNumber": advice.ply if advice is not None else query.ply}
+                                 "turnNumber": advice.ply if advice is not None else _turn_number(query)}
         if advice is not None:
             reply.update(advice.to_dict(query.top))
             reply["rootInfo"] = root_info(advice)
@@ -465,6 +465,18 @@ class EngineServer:
         if query.ply_field != "ply":
             error["turnNumber"] = query.ply
         return error
+
+
+def _turn_number(query: Query) -> int | None:
+    """The ply a query not searched (terminated while queued) is about, as far as its document says
+    without being read: its ``ply``, a record's length, an observation's ``ply`` (0 if it has none);
+    None if that is not a ply."""
+    doc = query.source
+    if query.ply is not None:
+        return query.ply
+    value = (len(doc["moves"]) if isinstance(doc.get("moves"), list) else None) if query.kind == "record" \
+        else doc.get("ply", 0)
+    return value if int_problem(value, (0, MAX_PLY)) is None else None
 
 
 def root_info(advice: Advice) -> dict[str, Any]:

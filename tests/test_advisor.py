@@ -104,6 +104,7 @@ def check_advice(advice: Advice, iterations: int | None = None) -> None:
     if iterations is not None:
         assert advice.iterations == iterations
         assert sum(m.visits for m in advice.moves) == iterations
+        assert not advice.tree_full  # the trees, sized to their share of the iterations, had room
     assert [m.visits for m in advice.moves] == sorted((m.visits for m in advice.moves), reverse=True)
     for m in advice.moves:
         if m.visits:

@@ -350,9 +350,23 @@ def test_terminate_all_stops_the_running_query_and_answers_the_queued_ones(engin
     assert sorted(json.dumps(r["id"]) for r in terminated) == ['"g"', '"g"', '"long"', '"queued"']
     assert {r["turnNumber"] for r in terminated if r["id"] == "g"} == {5, 6}
     queued = next(r for r in terminated if r["id"] == "queued")
-    assert queued == {"id": "queued", "isDuringSearch": False, "turnNumber": None, "moves": [], "terminated": True}
+    assert queued == {"id": "queued", "isDuringSearch": False, "turnNumber": 63, "moves": [], "terminated": True}
     after = next(r for r in replies if r.get("id") == "after" and is_final(r))
     assert after["iterations"] == 200 and "terminated" not in after  # later queries are not touched
+
+
+@pytest.mark.parametrize("source, turn", [
+    ({"record": RECORD}, 93), ({"record": RECORD, "ply": 12}, 12), ({"observation": OBSERVATION}, 63),
+    ({"observation": {k: v for k, v in OBSERVATION.items() if k != "ply"}}, 0),
+    ({"observation": {**OBSERVATION, "ply": "x"}}, None), ({"record": {**RECORD, "moves": "x"}}, None),
+])
+def test_a_query_terminated_before_it_runs_names_the_ply_its_document_gives(engine, source, turn):
+    engine.send(query("long", **LONG, reportDuringSearchEvery=0.1))
+    engine.reply_for("long", final=False)
+    engine.send({"id": "q", **source})
+    engine.send({"id": "all", "action": "terminate_all"})
+    assert engine.reply_for("q") == {"id": "q", "isDuringSearch": False, "turnNumber": turn, "moves": [],
+                                     "terminated": True}
 
 
 @pytest.mark.parametrize("action", [
@@ -538,7 +552,7 @@ def test_terminate_a_queued_query_answers_it_at_once(engine):
     engine.send(query("next", maxIterations=200))
     engine.send({"id": "t", "action": "terminate", "terminateId": "queued"})
     dropped = engine.reply_for("queued", timeout=5)
-    assert dropped == {"id": "queued", "isDuringSearch": False, "turnNumber": None, "moves": [], "terminated": True}
+    assert dropped == {"id": "queued", "isDuringSearch": False, "turnNumber": 63, "moves": [], "terminated": True}
     assert not any(d.get("id") == "long" and is_final(d) for d in engine.seen)  # still running
     engine.send({"id": "t2", "action": "terminate", "terminateId": "long"})
     assert engine.reply_for("long")["terminated"] is True
@@ -630,27 +644,37 @@ def test_the_engine_command_keeps_serving_while_a_search_runs():
 
 def test_the_documented_session_is_what_the_engine_says():
     """The example session of docs/engine-protocol.md: every reply line is strict JSON of a
-    documented shape, every query in it is answered exactly once, and the replies that do not depend
-    on time (an iteration budget) are exactly what the engine answers today."""
+    documented shape, every position asked about in it is answered exactly once, and the replies
+    that do not depend on time (an iteration budget, not terminated) are exactly what the engine
+    answers today."""
     page = (Path(__file__).parent.parent / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```text\n(.*?)```", page, flags=re.S)
     sent, received = blocks[0].splitlines(), [strict_json(line) for line in blocks[1].splitlines()]
-    queries = [re.match(r'\{"id": "(\w+)", "observation"', line) for line in sent]
-    assert finals_by_id(received) == {json.dumps(m.group(1)): 1 for m in queries if m} | {"null": 1}
+    asked = {}
+    for line in sent:
+        if m := re.match(r'\{"id": "(\w+)", "(observation|record)"', line):
+            turns = re.search(r'"analyzeTurns": \[([\d, ]+)\]', line)
+            asked[json.dumps(m.group(1))] = len(turns.group(1).split(",")) if turns else 1
+    assert finals_by_id(received) == asked | {"null": 1}
     reply_keys = {"id", "isDuringSearch", "turnNumber", "pov", "iterations", "determinizations", "separated", "moves",
                   "war_outlook", "rootInfo"}
     for doc in received:
-        if "isDuringSearch" in doc:
+        if doc.get("moves") == []:
+            assert set(doc) == {"id", "isDuringSearch", "turnNumber", "moves", "terminated"}
+        elif "isDuringSearch" in doc:
             assert reply_keys <= set(doc) <= reply_keys | {"terminated", "warnings"}
         elif "error" in doc:
             assert set(doc) == {"id", "error", "field"}
         else:
-            assert doc["action"] in ("query_version", "terminate")
-    files = {"advice-handwritten.json": json.loads((EXAMPLES / "advice-handwritten.json").read_text(encoding="utf-8")),
-             "advice-observation.json": json.loads((EXAMPLES / "advice-observation.json").read_text(encoding="utf-8"))}
+            assert doc["action"] in ("query_version", "terminate", "terminate_all")
+    files = {name: json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+             for name in ("advice-handwritten.json", "advice-observation.json", "advice-record.json")}
     engine = Engine()
     for line in sent:
-        if line.startswith('{"id": "war"') or line.startswith('{"id": "last"'):
+        if line.startswith(('{"id": "war"', '{"id": "game"', '{"id": "last"')):
+            line = re.sub(r'"analyzeTurns": \[16, [\d, ]+\]', '"analyzeTurns": [16]', line)  # the plies not terminated
             engine.send(re.sub(r"<([\w.-]+)>", lambda m: json.dumps(files[m.group(1)]), line))
     replies = engine.close()
-    assert replies == [d for d in received if d.get("id") in ("war", "last")]
+    assert [(d["id"], d["turnNumber"]) for d in replies] == [("war", 0), ("game", 16), ("last", 16)]
+    assert replies == [d for d in received if (d.get("id"), d.get("turnNumber")) in
+                       (("war", 0), ("game", 16), ("last", 16))]

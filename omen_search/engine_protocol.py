@@ -388,7 +388,7 @@ class EngineServer:
         with self.lock:
             running = self.running
             hit = [query for key, waiting in self.pending.items() if target in (None, key) for query in waiting
-                   if turns is None or query.ply in turns]
+                   if turns is None or _turn_number(query) in turns]
             for query in hit:
                 query.terminated = True
         for query in hit:

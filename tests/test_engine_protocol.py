@@ -369,6 +369,20 @@ def test_a_query_terminated_before_it_runs_names_the_ply_its_document_gives(engi
                                      "terminated": True}
 
 
+def test_turn_numbers_pick_queries_by_the_ply_they_are_about(engine):
+    """An observation's ply and a record's length count, as in the replies' turnNumber."""
+    engine.send(query("long", **LONG, reportDuringSearchEvery=0.1))  # the observation is at ply 63
+    engine.reply_for("long", final=False)
+    engine.send({"id": "whole", "record": RECORD, "ply": 20, "maxIterations": 200})
+    engine.send({"id": "at63", "record": RECORD, "ply": 63})
+    engine.send({"id": "all", "action": "terminate_all", "turnNumbers": [63]})
+    assert engine.reply_for("at63") == {"id": "at63", "isDuringSearch": False, "turnNumber": 63, "moves": [],
+                                        "terminated": True}
+    assert engine.reply_for("long")["terminated"] is True
+    whole = engine.reply_for("whole")
+    assert whole["turnNumber"] == 20 and whole["iterations"] == 200 and "terminated" not in whole
+
+
 @pytest.mark.parametrize("action", [
     {"action": "terminate_all", "turnNumbers": 5},
     {"action": "terminate_all", "turnNumbers": [1, "2"]},

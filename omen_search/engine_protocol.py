@@ -468,9 +468,10 @@ class EngineServer:
 
 
 def _turn_number(query: Query) -> int | None:
-    """The ply a query not searched (terminated while queued) is about, as far as its document says
-    without being read: its ``ply``, a record's length, an observation's ``ply`` (0 if it has none);
-    None if that is not a ply."""
+    """The ply a query is about, as far as its document says without being read (the turnNumber of a
+    query terminated before it ran, and what a terminate's ``turnNumbers`` are matched with): its
+    ``ply``, a record's length, an observation's ``ply`` (0 if it has none); None if that is not a
+    ply."""
     doc = query.source
     if query.ply is not None:
         return query.ply

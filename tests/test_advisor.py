@@ -407,6 +407,8 @@ def test_a_seed_reproduces_the_advice_with_one_worker_or_two(example_observation
         assert a.moves == b.moves
     other = Advisor(Limit(iterations=800), seed=10).advise(example_observation)
     assert other.to_dict() != a.to_dict()
+    one = Advisor(Limit(iterations=800), seed=9, workers=1).advise(example_observation)
+    assert one.moves == a.moves  # the same 8 searches, whether in one thread or two
 
 
 @pytest.mark.parametrize("iterations", [1001, 2000])

@@ -25,7 +25,14 @@ import pytest
 
 import omen_search
 from omen_search.advisor import Advisor
-from omen_search.engine_protocol import MIN_REPORT_EVERY, PROTOCOL_VERSION, EngineServer, root_info
+from omen_search.engine_protocol import (
+    KATAGO_FIELDS,
+    MIN_REPORT_EVERY,
+    PROTOCOL_VERSION,
+    EngineServer,
+    root_info,
+    unknown_field_warning,
+)
 from omen_search.games.heir.observe import observe
 from omen_search.records import replay
 from omen_search.search import Limit
@@ -259,6 +266,18 @@ def test_katago_names_and_near_misses_get_a_did_you_mean_warning_not_an_error(en
     reply = engine.reply_for("w")
     assert "error" not in reply and reply["moves"]
     assert reply["warnings"] == [{"field": name, "warning": warning}]
+
+
+def test_the_documented_katago_names_are_the_ones_warned_about():
+    page = (Path(__file__).parent.parent / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
+    table = page[page.index("### Fields the engine does not read"):page.index("## Replies")]
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| `")]
+    documented = {name for first, _ in rows for name in re.findall(r"`(\w+)`", first)}
+    assert documented == set(KATAGO_FIELDS)
+    for first, warning in rows:
+        shown = re.search(r"`([^`]*)`", warning).group(1).removeprefix("… ")  # type: ignore[union-attr]
+        name = re.findall(r"`(\w+)`", first)[0]
+        assert unknown_field_warning(name).endswith(shown), (name, shown)
 
 
 # ------------------------------------------------------------------------------ analyzeTurns

@@ -6,9 +6,11 @@ For each position and budget the advisor runs once per seed. For each of the thr
 first most often, and for each run, the table counts whether the run's interval holds the mean
 ``win_prob`` of the other runs (*covers*), and for every two runs whether their intervals overlap
 (*overlap*); *separated* is the share of runs whose two best moves' intervals were apart; *top-1*
-the share of runs that ranked the most common first move first. *Wilson* is the same coverage for
-the interval the advisor used to give (the Wilson interval of the move's pooled iterations alone),
-computed from the same runs.
+the share of runs that ranked the most common first move first. *Wilson covers* is the same
+coverage for the Wilson interval of the move's pooled iterations alone (the rollouts' noise, not
+the search's), computed from the same runs. Run on an older checkout (``PYTHONPATH=OLD python3
+bench/interval_coverage.py``), it measures that advisor: docs/advice.md's "old" columns are commit
+97095c7's, whose one search gave the Wilson interval.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def measure(source: object, iterations: int, seeds: int) -> dict[str, float]:
     moves = [m for m, _ in Counter(str(m.move) for a in runs for m in a.moves[:3]).most_common(3)]
     covers = wilson_covers = overlaps = pairs = cases = 0
     for name in moves:
-        seen = [next(m for m in a.moves if str(m.move) == name) for a in runs]
+        seen = [m for run in runs for m in run.moves if str(m.move) == name and m.visits]
         for i, m in enumerate(seen):
             others = statistics.fmean(o.win_prob for j, o in enumerate(seen) if j != i)
             low, high = wilson(m.win_prob * m.visits, m.visits)
@@ -57,8 +59,9 @@ def measure(source: object, iterations: int, seeds: int) -> dict[str, float]:
             overlaps += a.win_prob_low <= b.win_prob_high and b.win_prob_low <= a.win_prob_high
             pairs += 1
     return {"covers": covers / cases, "wilson": wilson_covers / cases, "overlap": overlaps / pairs,
-            "separated": sum(a.separated for a in runs) / seeds, "top1": firsts.most_common(1)[0][1] / seeds,
-            "width": statistics.fmean(100 * (a.best.win_prob_high - a.best.win_prob_low) for a in runs)}
+            "separated": sum(getattr(run, "separated", False) for run in runs) / seeds,  # older advisors: none
+            "top1": firsts.most_common(1)[0][1] / seeds,
+            "width": statistics.fmean(100 * (run.best.win_prob_high - run.best.win_prob_low) for run in runs)}
 
 
 def main() -> None:

@@ -20,7 +20,16 @@ from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.bots import BOT_KINDS, bot_seed, make_bot, parse_spec, split_players
 from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
-from omen_search.game import DEFAULT_GAME, ENGINES, Game, Option, all_games, get_game, named_game
+from omen_search.game import (
+    DEFAULT_GAME,
+    ENGINES,
+    Game,
+    Option,
+    all_games,
+    game_with_players,
+    get_game,
+    named_game,
+)
 from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, winner_of, write_record
 from omen_search.rng import MASK64
@@ -108,6 +117,9 @@ def _add_game_flag(p: argparse.ArgumentParser, help: str | None = None, default:
     (``default=None``: the command resolves it, knowing whether it was given)."""
     p.add_argument("--game", choices=[g.name for g in all_games()], default=default,
                    help=help or "; ".join(f"{g.name}: {g.title}" for g in all_games()) + f" (default {DEFAULT_GAME})")
+    p.add_argument("--players-count", type=_within((1, 99)), metavar="N",
+                   help="the number of players of a game played by several counts: --game omega "
+                        "--players-count 4 is omega-4 (default: the count --game names)")
 
 
 def _add_options(p: argparse.ArgumentParser, only: Sequence[str] | None = None) -> None:
@@ -765,6 +777,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_streams()
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "players_count", None) is not None:
+            args.game = game_with_players(args.game or DEFAULT_GAME, args.players_count).name
         return args.func(args)
     except OmenError as exc:
         print(f"omen-search: error: {exc}", file=sys.stderr)

@@ -20,7 +20,16 @@ from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.bots import BOT_KINDS, bot_seed, make_bot, parse_spec, split_players
 from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
-from omen_search.game import DEFAULT_GAME, ENGINES, Game, Option, all_games, get_game, named_game
+from omen_search.game import (
+    DEFAULT_GAME,
+    ENGINES,
+    Game,
+    Option,
+    all_games,
+    game_with_players,
+    get_game,
+    named_game,
+)
 from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, winner_of, write_record
 from omen_search.rng import MASK64
@@ -104,10 +113,14 @@ def _game_options() -> dict[str, Option]:
     return options
 
 
-def _add_game_flag(p: argparse.ArgumentParser, help: str | None = None) -> None:
-    """``--game NAME``, a registered game (``omen-search games`` lists them), default :data:`DEFAULT_GAME`."""
-    p.add_argument("--game", choices=[g.name for g in all_games()], default=DEFAULT_GAME,
+def _add_game_flag(p: argparse.ArgumentParser, help: str | None = None, default: str | None = DEFAULT_GAME) -> None:
+    """``--game NAME``, a registered game (``omen-search games`` lists them), default :data:`DEFAULT_GAME`
+    (``default=None``: the command resolves it, knowing whether it was given)."""
+    p.add_argument("--game", choices=[g.name for g in all_games()], default=default,
                    help=help or "; ".join(f"{g.name}: {g.title}" for g in all_games()) + f" (default {DEFAULT_GAME})")
+    p.add_argument("--players-count", type=_within((1, 99)), metavar="N",
+                   help="the number of players of a game played by several counts: --game omega "
+                        "--players-count 4 is omega-4 (default: the count --game names)")
 
 
 def _add_options(p: argparse.ArgumentParser, only: Sequence[str] | None = None) -> None:
@@ -126,11 +139,13 @@ def _add_options(p: argparse.ArgumentParser, only: Sequence[str] | None = None) 
                        help=f"{where}{option.help} ({choices}default {option.default})")
 
 
-def _add_game(p: argparse.ArgumentParser) -> None:
-    """``--cards``, ``--game``, ``--seed`` and a flag for each registered game's options."""
+def _add_game(p: argparse.ArgumentParser, resumable: bool = False) -> None:
+    """``--cards``, ``--game``, ``--seed`` and a flag for each registered game's options (``resumable``:
+    ``--game`` and ``--seed`` default to ``None``, so that a command resuming a record can tell them given)."""
     _add_cards(p)
-    _add_game_flag(p)
-    p.add_argument("--seed", type=_seed, default=1, help="game seed: fixes every shuffle (default 1)")
+    _add_game_flag(p, default=None if resumable else DEFAULT_GAME)
+    p.add_argument("--seed", type=_seed, default=None if resumable else 1,
+                   help="game seed: fixes every shuffle (default 1)")
     _add_options(p)
 
 
@@ -195,14 +210,40 @@ def _engine(args: argparse.Namespace, game: Game) -> str:
     return engine
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    game = get_game(args.game)
-    args.engine = _engine(args, game)
+def _play_setup(args: argparse.Namespace) -> tuple[Game, Any, Any, list[Any], str]:
+    """``play``'s game, cards, configuration, the moves already played and the players: from the flags
+    for a new game; with ``--resume``, from the record (its game, seed, options, moves and, unless
+    ``--players`` is given, players; every move checked). Sets ``args.game`` and ``args.seed``."""
+    if args.resume is None:
+        args.game, args.seed = args.game or DEFAULT_GAME, 1 if args.seed is None else args.seed
+        game = get_game(args.game)
+        default = ",".join("random" for _ in game.deciding_seats)
+        return game, game.load_cards(args.cards), _config(args), [], args.players or default
+    given = [_flag(name) for name in _game_options() if getattr(args, name, None) is not None]
+    if args.seed is not None or given:
+        raise UsageError(f"{'--seed' if args.seed is not None else given[0]}: a resumed game keeps the seed and "
+                         f"options of its record ({args.resume})")
+    record = load_record(args.resume)
+    game = _document_game(args, record, "record")
     cards = game.load_cards(args.cards)
-    config = _config(args)
-    players, bots = _bots(game, args.players, args.seed)
-    humans = [seat for seat, spec in zip(game.deciding_seats, split_players(args.players))
-              if parse_spec(spec)[0] == "human"]
+    played = replay(record, cards, game=game)
+    if played.is_terminal():
+        raise UsageError(f"--resume: {args.resume} is a finished game ({game.describe_result(played)})")
+    args.game, args.seed = game.name, played.seed
+    players = args.players
+    if players is None:
+        names = record.get("players")
+        if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
+            raise UsageError(f"--resume: {args.resume} names no players for its {game.players} seats: give --players")
+        players = ",".join(names[seat] for seat in game.deciding_seats)
+    return game, cards, played.config, list(played.moves), players
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game, cards, config, played, specs = _play_setup(args)
+    args.engine = _engine(args, game)
+    players, bots = _bots(game, specs, args.seed)
+    humans = [seat for seat, spec in zip(game.deciding_seats, split_players(specs)) if parse_spec(spec)[0] == "human"]
     if humans and args.json:
         raise UsageError("--json: a game with a human player is played in text (leave out --json)")
     if args.record:
@@ -213,17 +254,22 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(_banner(game, args.seed, cards))
         session = TerminalGame(
             game, lambda: game.new_initial_state(args.seed, engine=args.engine, cards=cards, config=config),
-            players, bots, save_path(game, args.seed, args.record), record=bool(args.record), cards=cards,
-            hint=advisor_hint(game, cards, Limit(iterations=args.hint_iterations), args.seed))
+            players, bots, save_path(game, args.seed, args.record or args.resume), record=bool(args.record),
+            cards=cards, hint=advisor_hint(game, cards, Limit(iterations=args.hint_iterations), args.seed),
+            moves=played)
         print(game.describe_seats(session.state, players))
         return session.run()
     state = game.new_initial_state(args.seed, engine=args.engine, cards=cards, config=config)
+    for move in played:
+        state.apply(move)
     if args.json:
         while not state.is_terminal():
             state.apply(bots[state.current_player].choose(state))
     else:
         print(_banner(game, args.seed, cards))
         print(game.describe_seats(state, players))
+        if played:
+            print(f"Resumed after {state.ply} plies.")
         log_game(game, state, lambda s: bots[s.current_player].choose(s))
     record = make_record(state, players, game)
     if args.record:
@@ -547,11 +593,17 @@ def build_parser() -> argparse.ArgumentParser:
                     "and 95% interval, searched from what the player sees), undo (back to their previous "
                     "decision, the bots' moves since included), quit. quit and Ctrl-C save the game to "
                     "--record FILE, or to omen-GAME-seedN.json in this folder (said at the start); "
-                    "`omen-search replay FILE` checks it and `omen-search analyze FILE` reviews it.")
-    p.add_argument("--players", default="random,random",
+                    "`omen-search replay FILE` checks it, `omen-search analyze FILE` reviews it and "
+                    "`omen-search play --resume FILE` plays on from it. With two human players (hot seat) "
+                    "the screen is cleared and handed over before each one's decision.")
+    p.add_argument("--players", default=None,
                    help=f"one player per seat, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
-                        "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (default random,random)")
-    _add_game(p)
+                        "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (default random in every "
+                        "seat; with --resume, the record's players)")
+    p.add_argument("--resume", metavar="FILE",
+                   help="play on from a saved game (a record: quit, Ctrl-C or --record wrote it); its game, seed, "
+                        "options and moves are the record's, and quitting saves it back to FILE (or --record)")
+    _add_game(p, resumable=True)
     p.add_argument("--engine", choices=ENGINES, help="rules engine (default: core, or the game's only engine)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE (with a human player: "
                                                     "also where quit and Ctrl-C save it)")
@@ -614,7 +666,8 @@ def build_parser() -> argparse.ArgumentParser:
     budget.add_argument("--seconds", type=_seconds, help="search time in seconds instead")
     p.add_argument("--top", type=_positive, help="show only the K best moves")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
-    p.add_argument("--workers", type=_workers, default=1, help="parallel searches (threads) (default 1)")
+    p.add_argument("--workers", type=_workers, default=1,
+                   help="threads for the 8 independent searches (W searches if W > 8) (default 1)")
     p.add_argument("--algorithm", choices=("ismcts", "ismcts-mo"), default="ismcts", help="SO- or MO-ISMCTS")
     _add_cards(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -756,6 +809,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_streams()
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "players_count", None) is not None:
+            args.game = game_with_players(args.game or DEFAULT_GAME, args.players_count).name
         return args.func(args)
     except OmenError as exc:
         print(f"omen-search: error: {exc}", file=sys.stderr)

@@ -418,6 +418,19 @@ def get_game(name: str, *, field: str = "game") -> Game:
     raise UsageError(f"{field}: unknown game {shown(name)}{hint}")
 
 
+def game_with_players(name: str, players: int, *, field: str = "--players-count") -> Game:
+    """The game of ``name``'s family played by ``players`` players (``omega`` and 4: ``omega-4``);
+    raises :class:`UsageError` naming ``field`` and the counts the family is played by."""
+    family = get_game(name).family
+    members = [g for g in all_games() if g.family == family and g.automaton is None]
+    for game in members:
+        if game.players == players:
+            return game
+    counts = [str(n) for n in sorted({g.players for g in members})]
+    said = counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
+    raise UsageError(f"{field}: {name} is played by {said} players, not {players}")
+
+
 def game_of(config: Any) -> Game:
     """The registered game a configuration sets up."""
     for game in all_games():

@@ -42,16 +42,15 @@ def _num(x: float) -> float | None:
 
 def advice_json(game: Game, advice: Advice, top: int) -> dict[str, Any]:
     """The advisor's ``top`` best moves for a page: each move (with its steps, so the page can
-    point at it), its win probability with the 95% interval, the VP margin, its share of
-    determinisations in which it was best and its principal line; a forced move has no numbers
-    (null)."""
+    point at it), its win probability with the 95% interval, the VP margin and its principal
+    line; a forced move has no numbers (null)."""
     return {
         "iterations": advice.iterations,
         "seconds": round(advice.elapsed, 3),
         "moves": [{"move": str(m.move), "steps": list(game.move_steps(m.move)), "visits": m.visits,
                    "win_prob": _num(m.win_prob), "win_prob_low": _num(m.win_prob_low),
                    "win_prob_high": _num(m.win_prob_high), "vp_margin": _num(m.vp_margin),
-                   "best_share": _num(m.best_share), "pv": [{"seat": s.seat, "move": s.move} for s in m.pv]}
+                   "pv": [{"seat": s.seat, "move": s.move} for s in m.pv]}
                   for m in advice.moves[:top]],
         "outlook": advice.outlook_text,
     }

@@ -2,7 +2,7 @@
 ``test_web_browser.py``, whose server, browser and page fixtures it uses): a game of at least 30
 events set up and entered by clicking only (the starting hand, each seat's move in steps, the cards
 each event showed), advice asked at one of your decisions, an impossible event refused with its
-reason and nothing changed, the record saved and the game reviewed. Screenshots at desktop and
+reason and nothing changed, the record saved and the game reviewed (your seat only). Screenshots at desktop and
 phone width, as the other browser tests take them. Skipped as they are, saying why."""
 
 from __future__ import annotations
@@ -106,4 +106,6 @@ def test_a_table_game_of_30_events_or_more_by_clicking_with_advice_and_a_refusal
     record = json.loads(open(download.value.path()).read())
     assert record["format"] == "omen-table/1" and len(record["events"]) == n and "seed" not in record
     page.click("#t-review")
-    page.wait_for_selector("#r-status")
+    page.wait_for_selector("#r-table tbody tr", timeout=180_000)  # your decisions only: one seat's line
+    assert page.locator("#r-legend li").first.inner_text().startswith("seat 0")
+    shot(page, "table-review")

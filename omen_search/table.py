@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from omen_search.documents import JsonReader
-from omen_search.errors import FormatError, shown
+from omen_search.errors import FormatError, UsageError, shown
 from omen_search.game import Game, get_game
 from omen_search.table_rules import MissingSeenError, TableEventError, TableQuestion, TableRules
 
@@ -65,9 +65,13 @@ class TableGame:
         first card revealed)."""
         game = get_game(game) if isinstance(game, str) else game
         rules = game.table_rules()
+        if options is not None and not isinstance(options, dict):
+            raise UsageError(f"options: must be an object of option values, got {shown(options)}")
         options = dict(options or {})
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in game.deciding_seats:
             raise TableEventError(f"set-up: seat must be {' or '.join(map(str, game.deciding_seats))}, got {shown(seat)}")
+        for field, names in (("hand", hand), ("seen", seen)):
+            _check_names(names, f"set-up: {field}")
         config = game.config(**options)
         try:
             world = rules.start(config, cards, seat, tuple(hand), tuple(seen))
@@ -95,8 +99,11 @@ class TableGame:
         one and :class:`MissingSeenError` for one that showed the user a card ``seen`` does not name;
         either way nothing changes."""
         index = len(self.events)
+        if isinstance(seat, bool) or seat not in range(self.game.players):
+            raise TableEventError(f"event {index}: seat must be a seat from 0 to {self.game.players - 1}, got {shown(seat)}")
         if not isinstance(move, str):
             raise TableEventError(f"event {index}: the move must be text in the game's notation, got {shown(move)}")
+        _check_names(seen, f"event {index}: seen")
         try:
             after = self.rules.apply(self.world, seat, move, tuple(seen))
         except TableEventError as exc:
@@ -177,6 +184,12 @@ def load_table(record: Any, cards: Any = None) -> TableGame:
             r.fail(f"{where}.move", f"must be a move in the game's notation, got {shown(move)}")
         table.add(event_seat, move, _names(r, event.get("seen", []), f"{where}.seen"))
     return table
+
+
+def _check_names(names: Any, where: str) -> None:
+    """Refuse anything but a list (or tuple) of names, naming ``where``."""
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise TableEventError(f"{where}: must be a list of card names, got {shown(names)}")
 
 
 def _names(r: JsonReader, value: Any, where: str) -> list[str]:

@@ -308,3 +308,17 @@ def test_a_table_record_of_another_card_set_is_refused():
         load_table(record)
     del record["cards"]
     assert len(load_table(record).events) == 109
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: TableGame.start("heir", "gods", 0, []), "^options: must be an object"),
+    (lambda: TableGame.start("heir", {}, 2, []), "^set-up: seat must be 0 or 1, got 2$"),
+    (lambda: TableGame.start("heir", {}, 0, "Temple Servant"), "^set-up: hand: must be a list of card names"),
+    (lambda: TableGame.start("heir", {}, 0, [1, 2, 3, 4]), "^set-up: hand: must be a list of card names"),
+    (lambda: TableGame.start("heir", {"gods": "ra,set"}, 0, []), "^gods: "),
+    (lambda: followed(3, 0, 2)[1].add(7, "end"), "^event 2: seat must be a seat from 0 to 1, got 7$"),
+    (lambda: followed(3, 0, 2)[1].add(0, "end", "Temple Servant"), "^event 2: seen: must be a list of card names"),
+])
+def test_bad_input_is_refused_by_name(call, message):
+    with pytest.raises(OmenError, match=message):
+        call()

@@ -88,7 +88,7 @@ def test_an_impossible_event_is_refused_with_its_reason(client):
     assert response.status_code == 422, response.text
     assert client.get(f"/api/table/{snap['id']}").json()["events"] == []  # nothing changed
     bad = client.post(f"/api/table/{snap['id']}/event", json={"seat": 0, "move": move, "seen": "x"})
-    assert bad.status_code == 400 and bad.json()["message"].startswith("seen:")
+    assert bad.status_code == 422 and bad.json()["message"].startswith("event 0: seen: must be a list")
 
 
 def test_advice_undo_record_and_review(client):

@@ -12,7 +12,7 @@ import secrets
 from typing import Any
 
 from omen_search.advisor import Advisor
-from omen_search.errors import FormatError, UsageError, shown
+from omen_search.errors import UsageError, shown
 from omen_search.game import get_game
 from omen_search.search import Limit
 from omen_search.table import MissingSeenError, TableGame, TableQuestion, load_table
@@ -48,10 +48,6 @@ class TableSession(Versioned):
         """Enter an event; the question to answer first (nothing changed) if it showed the user a
         card ``seen`` does not name. Raises :class:`~omen_search.table.TableEventError` for an
         impossible event."""
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise UsageError(f"seat: must be a seat number, got {shown(seat)}")
-        if not isinstance(seen, list) or not all(isinstance(n, str) for n in seen):
-            raise UsageError(f"seen: must be a list of card names, got {shown(seen)}")
         try:
             self.table.add(seat, move, seen)
         except MissingSeenError as exc:
@@ -121,12 +117,12 @@ class Tables(Store[TableSession]):
         super().__init__(searches, "table")
 
     @staticmethod
-    def setup(game: Any, options: Any = None) -> dict[str, Any]:
+    def setup(game: Any) -> dict[str, Any]:
         """The set-up form's choices: the cards a starting hand can hold and how many."""
         if not isinstance(game, str):
             raise UsageError(f"game: must be a game's name, got {shown(game)}")
         found = get_game(game)
-        size, names = TableGame.hand_choices(found, _options(options))
+        size, names = TableGame.hand_choices(found)
         return {"game": found.name, "hand_size": size, "cards": list(names),
                 "options": found.describe()["options"], "seats": list(found.deciding_seats)}
 
@@ -135,11 +131,8 @@ class Tables(Store[TableSession]):
         """A new game at the table, or the question its set-up must answer first."""
         if not isinstance(game, str):
             raise UsageError(f"game: must be a game's name, got {shown(game)}")
-        for name, value in (("hand", hand), ("seen", seen)):
-            if not isinstance(value, (list, tuple)) or not all(isinstance(n, str) for n in value):
-                raise UsageError(f"{name}: must be a list of card names, got {shown(value)}")
         try:
-            table = TableGame.start(game, _options(options), seat, hand, seen)
+            table = TableGame.start(game, options, seat, hand, seen)
         except MissingSeenError as exc:
             return question_json(get_game(game), exc.question)
         return await self._add(TableSession(secrets.token_urlsafe(9), table, self.searches))
@@ -149,10 +142,3 @@ class Tables(Store[TableSession]):
         table = await self.searches.run(load_table, record)
         return await self._add(TableSession(secrets.token_urlsafe(9), table, self.searches))
 
-
-def _options(options: Any) -> dict[str, Any]:
-    if options is None:
-        return {}
-    if not isinstance(options, dict):
-        raise FormatError(f"options: must be an object of option values, got {shown(options)}")
-    return options

@@ -298,6 +298,8 @@ def test_random_events_apply_or_are_refused_by_name(seed, user, junk_setup):
                 break
         if table.ask().kind == "over":
             break
+    again = load_table(json.loads(json.dumps(table.to_record())))  # what was accepted replays the same
+    assert again.observation() == table.observation() and again.events == table.events
 
 
 def test_a_table_record_of_another_card_set_is_refused():

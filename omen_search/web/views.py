@@ -53,6 +53,7 @@ def advice_json(game: Game, advice: Advice, top: int) -> dict[str, Any]:
                    "pv": [{"seat": s.seat, "move": s.move} for s in m.pv]}
                   for m in advice.moves[:top]],
         "outlook": advice.outlook_text,
+        "separated": advice.separated,  # False: the top two moves' 95% intervals overlap
     }
 
 

@@ -444,6 +444,7 @@ function hintTable(hint, onPlay) {
   return [
     el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "move"), el("th", {}, "win % (95%)"), el("th", {}, ""))),
        el("tbody", {}, rows)),
+    hint.separated === false ? el("p", { class: "note separated" }, "The top two moves cannot be told apart at this budget (their 95% intervals overlap).") : null,
     hint.outlook ? el("p", { class: "note" }, hint.outlook) : null];
 }
 

@@ -658,3 +658,28 @@ def test_a_record_replays_and_the_cards_command_marks_designed_items(capsys, tmp
 def test_a_game_of_one_count_refuses_another_counts_configuration():
     with pytest.raises(UsageError):
         get_game("omega").new_initial_state(1, config=Config(players=3))
+
+
+def test_the_board_view_shows_an_opponents_known_runes_and_hides_the_rest():
+    state = main_phase()
+    set_pyramid(state, 1, runes(red=3, gold=2), known=runes(red=1))
+    give(state, 1, "Belzu", runes(blue=2), mask=True)
+    game = get_game("omega")
+    seat = next(s for s in game.view(game.observe(state, 0))["seats"] if s["seat"] == 1)
+    piles = {p["name"]: p for p in seat["piles"]}
+    assert [(c["name"], c["count"], c["tags"]) for c in piles["pyramid"]["cards"]] == [("red", 1, ["known"])]
+    assert piles["pyramid"]["hidden"] == 4
+    assert piles["egregors"]["cards"][0]["name"] == "Belzu" and "mask" in piles["egregors"]["cards"][0]["tags"]
+    own = next(s for s in game.view(game.observe(state, 1))["seats"] if s["seat"] == 1)
+    assert {c["name"]: c["count"] for c in own["piles"][1]["cards"]} == {"red": 3, "gold": 2}
+
+
+def test_every_legal_move_is_a_distinct_line_of_steps():
+    game = get_game("omega-4")
+    state = OmegaState.new(5, config=Config(players=4))
+    rng = Rng(5)
+    while not state.is_terminal():
+        legal = state.legal_moves()
+        steps = [game.move_steps(m) for m in legal]
+        assert len(set(steps)) == len(steps) and all(s[0] == m.verb for s, m in zip(steps, legal))
+        state.apply_trusted(legal[rng.below(len(legal))])

@@ -72,7 +72,7 @@ def catalogue() -> dict[str, Any]:
     games = []
     for game in all_games():
         games.append({**game.describe(), "seats": list(game.deciding_seats), "automaton": game.automaton,
-                      "table": _followed_at_table(game)})
+                      "table": _followed_at_table(game), "search": "core" in game.engines})
     return {"games": games, "opponents": [{"spec": spec, "label": label} for spec, label in OPPONENTS],
             "bot_kinds": [k for k in BOT_KINDS if k != "human"]}
 

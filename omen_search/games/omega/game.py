@@ -11,6 +11,7 @@ from omen_search.documents import JsonReader
 from omen_search.errors import RecordError, UsageError, shown
 from omen_search.game import Game, Option, get_game, register
 from omen_search.games.omega import render
+from omen_search.games.omega import view as omega_view
 from omen_search.games.omega.cards import CardSet, default_cards, load_cards
 from omen_search.games.omega.notation import Move
 from omen_search.games.omega.reference import OmegaState
@@ -128,6 +129,14 @@ class OmegaGame(Game):
 
     def decision_name(self, state: Any) -> str:
         return state.todo[0][0] if state.todo else state.phase
+
+    # -- for a user interface
+
+    def view(self, observation: dict[str, Any], cards: Any = None) -> dict[str, Any]:
+        return omega_view.view(observation, cards or default_cards())
+
+    def move_steps(self, move: Any) -> tuple[str, ...]:
+        return omega_view.move_steps(move)
 
 
 OMEGA_GAMES = tuple(register(OmegaGame(players)) for players in PLAYER_COUNTS)

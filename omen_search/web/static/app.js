@@ -114,10 +114,14 @@ function fillOptions() {
   const alone = game.seats.length === 1;
   $("f-seat-label").hidden = alone;
   $("f-opponent-label").hidden = alone;
+  // a game on its reference engine alone has no search yet: no searching bots, no hints
+  for (const option of $("f-opponent").options) option.disabled = !game.search && /^(ismcts|pimc)/.test(option.value);
+  if ($("f-opponent").selectedOptions[0]?.disabled) $("f-opponent").value = "greedy";
   $("f-custom-label").hidden = alone || $("f-opponent").value !== "custom";
-  $("f-game-note").textContent = game.automaton
+  $("f-game-note").textContent = (game.automaton
     ? `You play seat ${game.seats.join(", ")}; the ${game.automaton} plays the other seat by the rules.`
-    : `${game.players} players: you and the engine.`;
+    : `${game.players} players: you and the engine.`)
+    + (game.search ? "" : " Its core is not built yet: no hints, and the bots do not search.");
 }
 
 function formOptions() {

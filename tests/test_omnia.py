@@ -57,7 +57,7 @@ def test_ruling_n_setup_2_to_6_the_deal(players):
     assert [state.cards.flavors[f].name for f in state.flavor] == ["ember", "tide", "grove", "dusk"][:players]
 
 
-def test_ruling_n_setup_4_the_first_player_is_drawn_from_the_seed():
+def test_ruling_n_setup_4_and_d_omnia_9_the_first_player_is_drawn_from_the_seed():
     firsts = {OmniaState.new(seed, config=Config(players=3)).active for seed in range(30)}
     assert firsts == {0, 1, 2}
     assert OmniaState.new(4, config=Config(players=3)).active == OmniaState.new(4, config=Config(players=3)).active
@@ -276,7 +276,7 @@ def test_ruling_n_source_2_an_ability_that_makes_source_goes_on_the_flow():
 # ------------------------------------------------------------------------------ attacks
 
 
-def test_ruling_n_attack_1_the_defending_player_declares_defenders_in_the_attackers_turn():
+def test_ruling_n_attack_1_and_d_omnia_5_the_defending_player_declares_defenders_in_the_attackers_turn():
     state = action_phase()
     in_play(state, 0, "Pyre Knight")
     in_play(state, 1, "Squire")
@@ -514,6 +514,16 @@ def test_d_omnia_1_the_turn_limit_judges_the_board():
     assert state.turns == 4 or min(state.life) <= 0
 
 
+def test_d_omnia_6_copies_are_alike_and_cards_in_play_are_named_by_place():
+    state = action_phase()
+    in_play(state, 0, "Squire")
+    in_play(state, 0, "Squire")
+    hand(state, 0, "Basic Source", "Basic Source", "Kindle", "Kindle")
+    offered = moves(state)
+    assert offered.count('source "Basic Source"') == 1 and offered.count('play "Kindle"') == 1
+    assert 'attack "Squire" #1 seat1' in offered and 'attack "Squire" #2 seat1' in offered
+
+
 def test_d_omnia_2_a_choice_with_one_outcome_is_made_for_the_player():
     state = action_phase()
     squire = in_play(state, 0, "Squire")
@@ -525,7 +535,7 @@ def test_d_omnia_2_a_choice_with_one_outcome_is_made_for_the_player():
 # ------------------------------------------------------------------------------ hidden information
 
 
-def test_ruling_n_hidden_1_and_n_hidden_2_what_an_observation_shows():
+def test_ruling_n_hidden_1_n_hidden_2_and_d_omnia_10_what_an_observation_shows():
     state = action_phase()
     primed(state, 1, "Hex")
     seen = state.observation(0)

@@ -45,7 +45,7 @@ def names(state: OmniaState, cards: list[int]) -> list[str]:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_ruling_n_setup_2_to_6_the_deal(players):
+def test_ruling_n_setup_1_to_6_and_n_players_1_the_deal(players):
     state = OmniaState.new(5, config=Config(players=players, first_player=players - 1))
     assert len(state.row) == 5 and len(state.shop_deck) == 20 * players - 5
     assert sorted(len(s) for s in state.stacks.values()) == [10] * players
@@ -76,7 +76,7 @@ def test_the_flavors_are_chosen_per_seat():
 # ------------------------------------------------------------------------------ source and costs
 
 
-def test_ruling_n_source_1_and_n_card_7_a_source_card_is_a_special_action():
+def test_ruling_n_source_1_n_flow_1_and_n_card_7_a_source_card_is_a_special_action():
     state = action_phase(flavors=("tide", "ember"))
     hand(state, 0, "Basic Source", "Ember Wellspring")
     state.apply('source "Basic Source"')
@@ -383,6 +383,29 @@ def test_ruling_n_card_6_spell_damage_to_a_player_never_cycles():
     assert state.life[1] == 17 and knight in state.field[0]
 
 
+def test_ruling_n_attack_6_damage_stays_until_clean_up_and_a_hero_defends_again():
+    state = action_phase()
+    in_play(state, 0, "Ember Duelist")
+    in_play(state, 0, "Squire")
+    sentinel = in_play(state, 1, "Tide Sentinel")  # 1/4
+    state.apply('attack "Ember Duelist" #1 seat1')
+    state.apply('defend "Tide Sentinel" #1')
+    assert state.damage[sentinel] == 3
+    state.apply('attack "Squire" #2 seat1')
+    assert moves(state) == ["done", 'defend "Tide Sentinel" #1'], "it defends again, its damage still on it"
+    state.apply('defend "Tide Sentinel" #1')
+    assert sentinel in state.discard[1]
+
+
+def test_ruling_n_prime_3_and_n_read_2_a_prime_spell_played_from_hand_and_any_number_of_actions():
+    state = action_phase()
+    hand(state, 0, "Mend", "Harvest", "Kindle", "Squire")
+    state.apply('play "Mend"')
+    state.apply('play "Harvest"')
+    state.apply('play "Kindle"')
+    assert state.life[0] == 26 and state.pool[0][0] == 1 and len(state.hand[0]) == 3
+
+
 # ------------------------------------------------------------------------------ clean-up, draw, triggers
 
 
@@ -399,6 +422,18 @@ def test_ruling_n_clean_1_and_n_card_1_clean_up():
     assert state.pool == [[0] * 4, [0] * 4] and state.damage == {} and state.atk(knight) == 5
     assert state.hand[1] == other, "the other players keep their hands"
     assert len(state.hand[0]) == 5 and state.active == 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_ruling_n_turn_1_the_turn_passes_to_the_left(players):
+    state = action_phase(players=players)
+    seen = []
+    for _ in range(players + 1):
+        seen.append(state.active)
+        state.apply("end")
+        while state.todo:  # an Enchantment's triggers, defenders: none here
+            state.apply(state.legal_moves()[0])
+    assert seen == [*range(players), 0] and state.turns == players + 2
 
 
 def test_ruling_n_draw_1_and_n_deck_1_an_empty_deck_is_the_discard_stack_shuffled():
@@ -451,7 +486,7 @@ def test_ruling_n_card_5_purge_removes_and_the_prestige_no_longer_counts():
 # ------------------------------------------------------------------------------ the end and scoring
 
 
-def test_ruling_n_end_1_the_game_ends_at_once_the_rest_of_the_flow_does_not_resolve():
+def test_ruling_n_end_1_and_n_flow_6_the_game_ends_at_once_the_rest_of_the_flow_does_not_resolve():
     state = action_phase()
     state.life[1] = 3
     hand(state, 0, "Flame Lance", "Squire")

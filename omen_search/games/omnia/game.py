@@ -35,9 +35,9 @@ class OmniaGame(Game):
         self.title = f"OMNIA, {players} players"
         seed_flavors = ",".join(default_flavors(players, tuple(f.name for f in default_cards().flavors)))
         self.options = (
-            Option("flavors", "each seat's flavor, seat 0 first, comma-separated (default: the card set's first "
-                              "flavors)", seed_flavors),
-            Option("first_player", "the seat that takes the first turn (default: drawn from the seed, N-setup-4)",
+            Option("flavors", "each seat's flavor, seat 0 first, comma-separated; without it, the card set's "
+                              "first flavors", seed_flavors),
+            Option("first_player", "the seat that takes the first turn; without it, drawn from the seed (N-setup-4)",
                    None, tuple(range(players))),
             Option("max_turns", "judge the game after this many turns of all players, ruling D-omnia-1",
                    DEFAULT_MAX_TURNS),

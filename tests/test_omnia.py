@@ -601,7 +601,8 @@ def conserved(before: OmniaState, state: OmniaState) -> None:
         if state.life[p] > before.life[p]:
             assert flow_names & healers, "life gained without a card that gains life"
         if state.prestige(p) > before.prestige(p):
-            assert state.moves[-1].verb == "buy" or before.todo or state.ply == before.ply + 1
+            assert state.moves[-1].verb == "buy", "prestige gained without a purchase"
+            assert sum(o == p for o in state.owner) == sum(o == p for o in before.owner) + 1
 
 
 @settings(max_examples=6, deadline=None)
@@ -632,7 +633,8 @@ def test_apply_then_undo_restores_the_state_exactly(players, seed, cut):
 @settings(max_examples=5, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), cut=st.integers(1, 300))
 def test_an_observation_does_not_depend_on_what_the_seat_cannot_see(players, seed, cut):
-    """Another seat's hand card swapped with one of its deck, and its deck shuffled, change nothing
+    """Another seat's hand card swapped with one of its deck, its face-down primed spell swapped with
+    a Prime spell of its deck, and the order of every deck, the viewer's own included, change nothing
     the viewer is shown."""
     state = OmniaState.new(seed, config=Config(players=players))
     rng = Rng(seed)
@@ -643,8 +645,12 @@ def test_an_observation_does_not_depend_on_what_the_seat_cannot_see(players, see
     seen = state.observation(viewer)
     if state.hand[other] and state.deck[other]:
         state.hand[other][0], state.deck[other][0] = state.deck[other][0], state.hand[other][0]
-    state.deck[other].reverse()
-    state.shop_deck.reverse()
+    prime_in_deck = [i for i, c in enumerate(state.deck[other]) if state.card(c).prime]
+    if state.primed[other] and prime_in_deck:
+        i = prime_in_deck[0]
+        state.primed[other][0], state.deck[other][i] = state.deck[other][i], state.primed[other][0]
+    for deck in (state.deck[other], state.deck[viewer], state.shop_deck):
+        deck.reverse()
     assert state.observation(viewer) == seen
 
 

@@ -654,6 +654,24 @@ def test_an_observation_does_not_depend_on_what_the_seat_cannot_see(players, see
     assert state.observation(viewer) == seen
 
 
+@settings(max_examples=5, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), cut=st.integers(1, 300))
+def test_a_world_keeps_every_card_and_deals_only_prime_spells_face_down(players, seed, cut):
+    state = OmniaState.new(seed, config=Config(players=players))
+    rng = Rng(seed)
+    while not state.is_terminal() and state.ply < cut:
+        legal = state.legal_moves()
+        state.apply_trusted(legal[rng.below(len(legal))])
+    for player in range(players):
+        world = state.determinized(player, seed + player)
+        assert sorted(places(world)) == list(range(len(world.design)))
+        assert world.observation(player) == state.observation(player)
+        for q in range(players):
+            assert all(world.card(c).prime for c in world.primed[q])
+            assert sorted(world.hand[q] + world.primed[q] + world.deck[q]) == sorted(
+                state.hand[q] + state.primed[q] + state.deck[q])
+
+
 def test_random_games_finish_for_every_count():
     for players in (2, 3, 4):
         for seed in range(3):

@@ -183,6 +183,28 @@ class OmniaState:
         other._history = list(self._history)  # snapshots are never changed, so they can be shared
         return other
 
+    def determinized(self, player: int, seed: int) -> OmniaState:
+        """A copy with everything ``player`` cannot see dealt again from ``seed`` (docs/rules/omnia.md,
+        "For the engine"): each opponent's unseen cards (his hand, face-down primed spells and deck)
+        dealt into his primed slots (Prime spells only), his hand and his deck; the player's own deck
+        order; the Shop deck's order; and the chance to come. Every count stays as it is."""
+        world = self.clone()
+        world._history = []  # the past is not for taking back in a world
+        rng = Rng(seed)
+        for q in range(self.n):
+            if q == player:
+                continue
+            unseen = world.hand[q] + world.primed[q] + world.deck[q]
+            rng.shuffle(unseen)
+            primes = [c for c in unseen if self.card(c).prime][:len(world.primed[q])]
+            rest = [c for c in unseen if c not in primes]
+            size = len(world.hand[q])
+            world.primed[q], world.hand[q], world.deck[q] = primes, rest[:size], rest[size:]
+        rng.shuffle(world.deck[player])
+        rng.shuffle(world.shop_deck)
+        world.rng = Rng(rng.next64())
+        return world
+
     def _snapshot(self) -> dict[str, Any]:
         """A copy of everything a move can change (items and steps are immutable)."""
         lists = lambda xs: [list(x) for x in xs]  # noqa: E731

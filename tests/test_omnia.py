@@ -37,6 +37,16 @@ def random_game(players: int, seed: int, check=None) -> OmniaState:
     return state
 
 
+def random_walk(players: int, seed: int, plies: int) -> OmniaState:
+    """A seeded game played at random for ``plies`` plies (or to its end)."""
+    state = OmniaState.new(seed, config=Config(players=players))
+    rng = Rng(seed)
+    while not state.is_terminal() and state.ply < plies:
+        legal = state.legal_moves()
+        state.apply_trusted(legal[rng.below(len(legal))])
+    return state
+
+
 def names(state: OmniaState, cards: list[int]) -> list[str]:
     return [state.name(c) for c in cards]
 
@@ -262,15 +272,19 @@ def test_ruling_n_activate_1_once_per_turn_and_n_source_1_source_played_to_pay_a
 
 
 def test_ruling_n_source_2_an_ability_that_makes_source_goes_on_the_flow():
-    """No seed card has one; Verdant Growth, a spell that makes source, goes on the Flow as any Play."""
-    state = action_phase()
-    hand(state, 0, "Verdant Growth")
+    """No seed card has one: a War Drum that makes 2 Ember source, from a card file."""
+    text = builtin_card_text("omnia-seed.toml").replace(
+        'ability = {cost = "1", target = "own_hero", effects = [{op = "pump", n = 1}]}',
+        'ability = {cost = "1", effects = [{op = "gain_source", n = 2, flavor = "E"}]}')
+    state = OmniaState.new(1, parse_cards(text, "drum.toml"), Config(players=2, first_player=0))
+    in_play(state, 0, "War Drum")
+    hand(state, 0, "Basic Source")
     hand(state, 1, "Basic Source")
     primed(state, 1, "Mend")
-    state.apply('play "Verdant Growth"')
-    assert state.flow and state.pool[0] == [0, 0, 0, 0] and state.current_player == 1
+    state.apply('activate "War Drum" #1')  # its cost: the Basic Source played from hand
+    assert state.flow and state.pool[0] == [0, 0, 0, 0] and state.current_player == 1, "seat 1 may answer"
     state.apply("pass")
-    assert state.pool[0] == [0, 0, 3, 0]
+    assert state.pool[0] == [2, 0, 0, 0]
 
 
 # ------------------------------------------------------------------------------ attacks
@@ -615,11 +629,7 @@ def test_every_card_is_in_one_place_and_life_and_prestige_come_from_cards(player
 @settings(max_examples=5, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), cut=st.integers(1, 300))
 def test_apply_then_undo_restores_the_state_exactly(players, seed, cut):
-    state = OmniaState.new(seed, config=Config(players=players))
-    rng = Rng(seed)
-    while not state.is_terminal() and state.ply < cut:
-        legal = state.legal_moves()
-        state.apply_trusted(legal[rng.below(len(legal))])
+    state = random_walk(players, seed, cut)
     if state.is_terminal():
         return
     before = state._snapshot()
@@ -636,11 +646,7 @@ def test_an_observation_does_not_depend_on_what_the_seat_cannot_see(players, see
     """Another seat's hand card swapped with one of its deck, its face-down primed spell swapped with
     a Prime spell of its deck, and the order of every deck, the viewer's own included, change nothing
     the viewer is shown."""
-    state = OmniaState.new(seed, config=Config(players=players))
-    rng = Rng(seed)
-    while not state.is_terminal() and state.ply < cut:
-        legal = state.legal_moves()
-        state.apply_trusted(legal[rng.below(len(legal))])
+    state = random_walk(players, seed, cut)
     viewer, other = 0, 1
     seen = state.observation(viewer)
     if state.hand[other] and state.deck[other]:
@@ -657,11 +663,7 @@ def test_an_observation_does_not_depend_on_what_the_seat_cannot_see(players, see
 @settings(max_examples=5, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), cut=st.integers(1, 300))
 def test_a_world_keeps_every_card_and_deals_only_prime_spells_face_down(players, seed, cut):
-    state = OmniaState.new(seed, config=Config(players=players))
-    rng = Rng(seed)
-    while not state.is_terminal() and state.ply < cut:
-        legal = state.legal_moves()
-        state.apply_trusted(legal[rng.below(len(legal))])
+    state = random_walk(players, seed, cut)
     for player in range(players):
         world = state.determinized(player, seed + player)
         assert sorted(places(world)) == list(range(len(world.design)))

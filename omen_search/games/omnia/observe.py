@@ -75,7 +75,7 @@ def observe(state: Any, player: int) -> dict[str, Any]:
         "source_stacks": {state.cards.flavors[f].name: len(s) for f, s in state.stacks.items()},
         "flow": [{"kind": it.kind, "seat": it.player, "card": name(it.card), "target": _target(state, it.target),
                   "defenders": [state.slot(h) for h in it.defenders if state.controller(h) is not None],
-                  "cancelled": it.cancelled} for it in state.flow],
+                  "cast": it.cast, "cancelled": it.cancelled} for it in state.flow],
         "removed": [name(c) for c in state.removed],
         "players": seats,
     }

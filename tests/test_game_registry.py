@@ -13,8 +13,8 @@ def test_the_builtin_games_are_registered_by_name():
     """The package's games; a test may have registered others (the conformance suite's toy game)."""
     builtin = [g for g in all_games() if type(g).__module__ in BUILTIN]
     assert [g.name for g in builtin] == ["heir", "heir-solo", "reign-of-war", "reign-of-war-melee", "heir+reign",
-                                             "omega", "omega-3", "omega-4"]
-    assert [g.players for g in builtin] == [2, 2, 2, 4, 2, 2, 3, 4]
+                                             "omega", "omega-3", "omega-4", "omnia", "omnia-3", "omnia-4"]
+    assert [g.players for g in builtin] == [2, 2, 2, 4, 2, 2, 3, 4, 2, 3, 4]
 
 
 def test_an_unknown_game_names_the_nearest():

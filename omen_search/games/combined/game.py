@@ -78,9 +78,12 @@ class CombinedGame(Game):
 
     def new_initial_state(self, seed: int = 0, *, engine: str = "reference", cards: Any = None,
                           config: Any = None) -> GameState:
+        if engine == "core":
+            from omen_search._combined_core import CombinedCoreState
+
+            return CombinedCoreState.new(seed, pool_of(cards), self.checked_config(config))
         if engine != "reference":
-            raise UsageError(f"engine: {self.name} has no core yet: only its reference engine plays it (play and "
-                             f"perft, with random and greedy players)")
+            raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(self.engines)})")
         return GameState.new(seed, pool_of(cards), self.checked_config(config))
 
     # -- cards

@@ -180,7 +180,7 @@ class Unit:
             return self.neutral
         if filter == "treasured":
             return self.treasured
-        return self.devoted_to(filter)
+        return filter in GODS and self.devoted_to(filter)  # no Reign of War type (D-combined-3)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from omen_rng cimport rng_below, rng_next, rng_seed
 from omen_trail cimport TRAIL_MAX_STATE, trail_log, trail_reserve, trail_undo
 
 from omen_search.games.heir import cards as _limits
-from omen_search.games.heir.cards import GODS, default_cards  # default_cards: CoreState's default, never used here
+from omen_search.games.heir.cards import GODS
 from omen_search.errors import CoreLimitError, IllegalMoveError, UsageError
 from omen_search.games.combined.cards import ReignUnit
 from omen_search.games.combined.observe import observe
@@ -184,19 +184,37 @@ cdef class CombinedTables(CoreTables):
 
 
 TABLES = CombinedTables
+DEAL = deal_args
 
 
 cdef class CombinedCoreState(CoreState):
     """A combined game on the core, with the reference engine's State interface and its
     attributes (the feats, the counts the feats read, the Oracles still to resolve)."""
 
-    @staticmethod
-    def _deal_args(cards, config):
-        return deal_args(cards, config)
+    def _load_frame(self, int k, frame):
+        cdef int slot
+        ref, index, owner, city = frame
+        if ref[0] != "resume":
+            return super()._load_frame(k, frame)
+        slot = self.s.more.resume_n
+        if slot >= MAX_RESUME:
+            raise CoreLimitError(f"state: more than {MAX_RESUME} decisions waiting for a moved Soldier")
+        self._load_decision(&self.s.more.resume[slot], &self.s.more.resume_moved[slot][0][0], ref[1])
+        self.s.more.resume_n += 1
+        self.s.stack[k].prog = PROG_RESUME
+        self.s.stack[k].pc = 0
+        self.s.stack[k].owner = owner
+        self.s.stack[k].city = -1
 
-    @classmethod
-    def from_state(cls, state):
-        raise UsageError("heir+reign: a position cannot be loaded onto the core; play the game from its deal")
+    def _load_more(self, state):
+        cdef int p, f, c, t
+        for p in range(2):
+            self.s.more.feats[p] = sum(1 << f for f, done in enumerate(state.feats[p]) if done)
+            self.s.more.hand_discards[p] = state.hand_discards[p]
+        self.s.more.beast_abilities = state.beast_abilities
+        for c in range(NCITIES):
+            for t, n in enumerate(state.portent_left[c]):
+                self.s.more.portent_left[c][t] = n
 
     @property
     def feats(self):

@@ -59,6 +59,12 @@ include "edge.pxi"             # the Python edge: CoreTables, CoreState
 
 TABLES = CoreTables
 
+
+def DEAL(cards, config):
+    """The card set and configuration a new game is dealt with (``None``: the built-in ones)."""
+    return cards or default_cards(), config or Config()
+
+
 assert len(PHASES) == PH_GAME_OVER + 1 and len(DECISION_NAMES) == DK_OFFERING + 1
 # the loader refuses card sets beyond the core's tables: both must name the same limits
 assert (MAX_T, NCARDS, MAX_STACK, MAX_CODE, MAX_PROGS, MAX_OPTIONS, MAX_MOVES) == (

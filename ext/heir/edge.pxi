@@ -1,7 +1,7 @@
 # ------------------------------------------------------------------------------- Python edge
 # The card set compiled (CoreTables) and a game on the core (CoreState), with the State interface of
 # the reference engine. A core including this file names its own TABLES (the CoreTables class it
-# compiles sets with), DECISIONS, PHASES, Config, observe and default deal (CoreState._deal_args).
+# compiles sets with), DEAL (the set and configuration a new game is dealt with), DECISIONS, PHASES and observe.
 
 _GOD_INDEX = {g: i for i, g in enumerate(GODS)}
 _DEVOTION = {"anubis": 0, "horus": 1, "both": 2, "neutral": 3}
@@ -214,7 +214,7 @@ cdef class CoreState:
     def new(cls, seed: int = 0, cards=None, config=None) -> CoreState:
         """Set up a game exactly as ``GameState.new`` does for the same seed (dealt in C)."""
         cdef CoreState core = cls.__new__(cls)
-        cards, config = cls._deal_args(cards, config)
+        cards, config = DEAL(cards, config)
         Rng(seed)  # validates the seed
         core.tables = tables_for(cards)
         core._config = config
@@ -223,11 +223,6 @@ cdef class CoreState:
               config.emissary, config.max_turns, _level_code(config))
         core._grow()
         return core
-
-    @staticmethod
-    def _deal_args(cards, config):
-        """The card set and configuration a new game is dealt with (``None``: the built-in ones)."""
-        return cards or default_cards(), config or Config()
 
     @classmethod
     def from_state(cls, state) -> CoreState:
@@ -275,27 +270,12 @@ cdef class CoreState:
                 s.city_tiles[c][k] = r
         if len(state.stack) > MAX_STACK:
             raise UsageError("state: too many effect frames for the core")
-        for k, (ref, index, owner, city) in enumerate(state.stack):
-            s.stack[k].prog = tables.ref_progs[tuple(ref)]
-            s.stack[k].pc = index
-            s.stack[k].owner = owner
-            s.stack[k].city = city
+        for k, frame in enumerate(state.stack):
+            core._load_frame(k, frame)
         s.stack_n = len(state.stack)
-        d = state.pending
-        if d is None:
-            s.pending.kind = DK_NONE
-        else:
-            s.pending.kind = DECISION_NAMES.index(d.kind)
-            s.pending.player = d.player
-            s.pending.owner = d.owner
-            s.pending.n = d.n
-            s.pending.last = d.last
-            s.pending.card = d.card
-            s.pending.city = d.city
-            s.pending.prog = tables.ref_progs[tuple(d.ref)] if d.ref else -1
-            s.pending.index = d.index
-            for k in d.moved:
-                s.moved[k // T][k % T] += 1
+        s.pending.kind = DK_NONE
+        if state.pending is not None:
+            core._load_decision(&s.pending, &s.moved[0][0], state.pending)
         s.active = state.active
         s.turn = state.turn
         s.first_turn = state.first_turn
@@ -316,6 +296,7 @@ cdef class CoreState:
         s.level = _level_code(state.config)
         s.reserve = state.reserve
         core._config = state.config
+        core._load_more(state)
         core._grow()
         ctx = core._ctx()
         ctx.tr = NULL
@@ -323,6 +304,32 @@ cdef class CoreState:
         return core
 
     cdef public object _config
+
+    def _load_frame(self, int k, frame):
+        """Effect frame ``k`` of a reference state's stack."""
+        ref, index, owner, city = frame
+        self.s.stack[k].prog = self.tables.ref_progs[tuple(ref)]
+        self.s.stack[k].pc = index
+        self.s.stack[k].owner = owner
+        self.s.stack[k].city = city
+
+    cdef _load_decision(self, Decision* out, uint8_t* moved_by_city, d):
+        """A :class:`Pending` into ``out``, the units it has moved into ``moved_by_city`` (NCITIES x MAX_T counts)."""
+        T = self.tables.tb.T
+        out.kind = DECISION_NAMES.index(d.kind)
+        out.player = d.player
+        out.owner = d.owner
+        out.n = d.n
+        out.last = d.last
+        out.card = d.card
+        out.city = d.city
+        out.prog = self.tables.ref_progs[tuple(d.ref)] if d.ref else -1
+        out.index = d.index
+        for k in d.moved:
+            moved_by_city[(k // T) * MAX_T + k % T] += 1
+
+    def _load_more(self, state):
+        """What a core that adds to Heir reads of a reference state beyond Heir's parts (Heir: nothing)."""
 
     cdef int _grow(self) except -1:
         """Make room for one more move in the trail and history (never inside the C loops)."""
@@ -446,6 +453,10 @@ cdef class CoreState:
         self.hist_n -= 1
         trail_undo(&self.s, &self.tr, self.marks[self.hist_n])
         return self._moves.pop()
+
+    def state_bytes(self) -> bytes:
+        """The flat state's bytes (what a clone copies): equal bytes, equal games."""
+        return (<char*>&self.s)[:sizeof(State)]
 
     def clone(self) -> CoreState:
         """An independent copy: one memcpy of the state; the copy has no undo history."""

@@ -1,0 +1,197 @@
+"""The combined game's Cython core (``ext/combined/``) against its reference engine: the same game move
+for move over three choices of Reign of War cards, undo and clone byte-exact, the same perft trees,
+the same positions through ``to_core``, its limits refused where a card set enters, and the search
+and the tools running on it.
+
+``OMEN_COMBINED_CORE_GAMES`` sets the seeded random games of the differential test per choice of
+cards (default 12, a default run stays short; the release check runs 700 per choice: 2,100 games).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from cli_helper import run
+from omen_search._combined_core import CombinedCoreState
+from omen_search.bots import RandomBot
+from omen_search.errors import CoreLimitError
+from omen_search.game import get_game
+from omen_search.games.combined.cards import combine, default_pool, parse_pool
+from omen_search.games.combined.reference import GameState
+from omen_search.games.combined.rules import Config
+from omen_search.perft import perft
+from omen_search.rng import Rng
+from omen_search.search import Limit, ismcts
+from omen_search.selfcheck import compare_game
+
+GAME = get_game("heir+reign")
+GAMES = int(os.environ.get("OMEN_COMBINED_CORE_GAMES", "12"))
+# The choices of Reign of War cards the differential test plays (--reign-units): a seeded random
+# ten (a new draw for each game), every kind of unit (Soldiers, Beasts, Oracles, and Enraged ones),
+# and the units with the most complex abilities (free plays into a city that chain Soldier triggers,
+# moves that wait for a moved Soldier, Enrage, returns, destroys of several, reveals).
+CHOICES = {
+    "random:10": "random:10",
+    "every kind": "Hoplite Recruit,Spartan Warrior,Herald of Hermes,Satyr,Centaur,Chimera,Priestess of Ares,"
+                  "Maenad,Oracle of Hermes,Pythia of Delphi",
+    "most complex": "Recruiting Sergeant,Recruiting Sergeant,Thessalian Horseman,Herald of Hermes,Seaside Guardian,"
+                    "Sphinx,Hydra,Chimera,Oracle of Hermes,Maenad",
+}
+
+
+def _config(choice: str, seed: int) -> Config:
+    return GAME.config(reign_units=CHOICES[choice], reign_seed=seed)
+
+
+def _compare_range(args: tuple[str, int, int]) -> tuple[list[str], int]:
+    choice, start, stop = args
+    problems, plies = [], 0
+    for seed in range(start, stop):
+        mismatch, n = compare_game(seed, _config(choice, seed), game=GAME)
+        plies += n
+        if mismatch is not None:
+            problems.append(f"{choice}: {mismatch}")
+    return problems, plies
+
+
+def test_differential_core_agrees_with_reference_over_seeded_games():
+    """At every ply of GAMES seeded random games per choice of cards: the same legal moves in the
+    same order, the same observations for both players, at the end the same scores."""
+    per = max(GAMES // 4, 1)
+    chunks = [(choice, start, min(start + per, GAMES)) for choice in CHOICES for start in range(0, GAMES, per)]
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        results = list(pool.map(_compare_range, chunks))
+    problems = [p for found, _ in results for p in found]
+    assert not problems, "\n".join(problems[:3])
+    assert sum(n for _, n in results) > len(CHOICES) * GAMES * 50  # real games were compared
+
+
+def test_the_feats_off_and_no_reign_units_play_as_the_reference():
+    for config in (Config(feats=False, reign_units=("Satyr", "Maenad", "Spartan Warrior")), Config()):
+        for seed in range(3):
+            mismatch, plies = compare_game(seed, config, game=GAME)
+            assert mismatch is None and plies > 50, mismatch
+
+
+@pytest.mark.parametrize("choice", list(CHOICES))
+def test_undo_restores_every_byte_and_a_clone_is_the_same_game(choice: str) -> None:
+    core = GAME.new_initial_state(4, config=_config(choice, 4))
+    rng = Rng(9)
+    start = core.state_bytes()
+    plies = 0
+    while not core.is_terminal():
+        before = core.state_bytes()
+        moves = core.legal_moves()
+        move = moves[rng.below(len(moves))]
+        core.apply(move)
+        twin = core.clone()
+        assert core.undo() == move
+        assert core.state_bytes() == before
+        core.apply(move)
+        assert core.state_bytes() == twin.state_bytes()
+        plies += 1
+    for _ in range(plies):
+        core.undo()
+    assert core.state_bytes() == start
+
+
+@pytest.mark.parametrize("choice,seed,depth", [("random:10", 1, 3), ("every kind", 2, 4), ("most complex", 3, 4)])
+def test_perft_counts_agree(choice: str, seed: int, depth: int) -> None:
+    core, ref = (GAME.new_initial_state(seed, engine=e, config=_config(choice, seed)) for e in ("core", "reference"))
+    bot = RandomBot(seed)
+    for _ in range(60):  # into the game, where the Reign of War units are in play
+        move = bot.choose(ref)
+        ref.apply(move)
+        core.apply(move)
+    assert perft(core, depth) == perft(ref, depth)
+
+
+def test_to_core_is_the_same_position_at_every_ply():
+    """A reference state carried onto the core (the search's ``to_core``), waiting decisions and
+    all: the same observations and legal moves."""
+    ref = GAME.new_initial_state(5, engine="reference", config=_config("most complex", 5))
+    bot = RandomBot(3)
+    while not ref.is_terminal():
+        core = GAME.to_core(ref)
+        assert isinstance(core, CombinedCoreState)
+        assert [core.observation(p) for p in (0, 1)] == [ref.observation(p) for p in (0, 1)]
+        assert core.legal_moves() == ref.legal_moves()
+        ref.apply(bot.choose(ref))
+
+
+def test_determinized_deals_show_the_player_what_it_sees():
+    core = GAME.new_initial_state(6, config=_config("every kind", 6))
+    rng = Rng(6)
+    while not core.is_terminal():
+        p = core.current_player
+        world = core.determinized(p, seed=core.ply)
+        assert world.observation(p) == core.observation(p)
+        assert world.legal_moves() == core.legal_moves()
+        moves = core.legal_moves()
+        core.apply(moves[rng.below(len(moves))])
+
+
+def test_card_sets_beyond_the_cores_limits_are_refused_naming_the_limit():
+    """MAX_T: Heir's designs, the chosen Reign of War ones and their Enraged forms; a set past it is
+    refused when a game is dealt on the core (the reference engine plays it)."""
+    text = _combined_file_with_heir_designs(25)
+    pool = parse_pool(text, "big.toml")
+    units = ("Hoplite Recruit", "Spartan Warrior", "Herald of Hermes", "Maenad", "Priestess of Ares",
+             "Oracle of Hermes", "Pythia of Delphi", "Theban Slinger", "Myrmidon", "Argive Scout")
+    config = Config(reign_units=units)
+    assert len(combine(pool, units).units) == 40 + 10 + 10 > 48
+    GameState.new(seed=1, cards=pool, config=config)  # the reference engine plays it
+    with pytest.raises(CoreLimitError, match="60 unit designs .* at most 48"):
+        GAME.new_initial_state(1, cards=pool, config=config)
+    GAME.new_initial_state(1, cards=pool, config=Config(reign_units=units[:4]))  # 40 + 4 + 4 designs fit
+
+
+def _combined_file_with_heir_designs(extra: int) -> str:
+    """The built-in combined card file with ``extra`` more Heir designs of one card each (the
+    Heir deck keeps 40 cards: as many copies of the first designs are taken out)."""
+    from test_combined import _combined_file
+
+    text = _combined_file()
+    more = "".join(f'\n[[unit]]\nname = "Extra {k}"\ntype = "follower"\ndevotion = "neutral"\ncost = 1\nstrength = 1\n'
+                   f'offering = 1\ncopies = 1\nsource = "designed"\ntext = "-"\n' for k in range(extra))
+    heir_end = text.index("[[reign_unit]]")
+    return _fewer_heir_copies(text[:heir_end], extra) + more + "\n" + text[heir_end:]
+
+
+def _fewer_heir_copies(heir: str, n: int) -> str:
+    """Heir's sections with ``n`` copies taken out of its units, from the most copied ones."""
+    import re
+
+    counts = [int(m) for m in re.findall(r"(?m)^copies = (\d+)$", heir)]
+    for _ in range(n):
+        counts[counts.index(max(counts))] -= 1
+    it = iter(counts)
+    return re.sub(r"(?m)^copies = \d+$", lambda _: f"copies = {next(it)}", heir)
+
+
+@pytest.mark.parametrize("mo", [False, True])
+def test_ismcts_plays_a_game_on_the_core(mo: bool) -> None:
+    state = GAME.new_initial_state(7, config=_config("every kind", 7))
+    bot = RandomBot(7)
+    while not state.is_terminal():
+        if state.current_player == 0:
+            state.apply(ismcts(state, Limit(iterations=60), seed=state.ply, mo=mo).best)
+        else:
+            state.apply(bot.choose(state))
+    assert state.winner() in (0, 1)
+
+
+def test_play_and_perft_run_on_the_core_from_the_command_line(capsys):
+    code, out, _ = run(capsys, "play", "--game", "heir+reign", "--players", "ismcts:iterations=30,random",
+                       "--seed", "2", "--json")
+    assert code == 0 and json.loads(out)["winner"] in (0, 1)
+    code, out, _ = run(capsys, "perft", "--game", "heir+reign", "--seed", "2", "--depth", "3", "--json")
+    core = json.loads(out)
+    assert code == 0 and core["engine"] == "core"
+    code, out, _ = run(capsys, "perft", "--game", "heir+reign", "--seed", "2", "--depth", "3", "--engine", "reference",
+                       "--json")
+    assert code == 0 and {**json.loads(out), "engine": "core"} == core

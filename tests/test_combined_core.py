@@ -123,6 +123,62 @@ def test_to_core_is_the_same_position_at_every_ply():
         ref.apply(bot.choose(ref))
 
 
+def _sandstorm(s):
+    s.unused[0] = [next(r.index for r in s.cards.rewards if r.name == "Sandstorm")]
+
+
+def _great_scouring(s):
+    s.unused[0] = [next(r.index for r in s.cards.rewards if r.name == "Great Scouring")]
+
+
+# The ruling tests' tables (tests/test_combined.py), with their moves: each played on both engines.
+RULING_TABLES = {
+    "C-7": (dict(units=("Hoplite Recruit",), cities=[(["Hoplite Recruit"], []), (["Temple Servant"], []), ([], [])]),
+            _sandstorm, ['use "Sandstorm"', 'move "Hoplite Recruit" city0>city2', 'move "Temple Servant" city1>city0']),
+    "C-7 twice": (dict(units=("Hoplite Recruit", "Hoplite Recruit"),
+                       cities=[(["Hoplite Recruit", "Hoplite Recruit"], []), (["Temple Servant"], []), ([], [])]),
+                  _sandstorm, ['use "Sandstorm"', 'move "Hoplite Recruit" city0>city1', 'move "Hoplite Recruit" city0>city2']),
+    "C-9": (dict(units=("Spartan Warrior", "Maenad"), hands=(("Temple Servant",), ()),
+                 cities=[(["Spartan Warrior (enraged)"], ["Maenad (enraged)"]), ([], []), ([], [])]),
+            None, ["end", "pass"]),
+    "R-enrage-3": (dict(units=("Spartan Warrior", "Spartan Warrior"), hands=(("Spartan Warrior",), ()),
+                        cities=[(["Spartan Warrior"], []), (["Spartan Warrior", "Temple Servant", "Temple Servant",
+                                                             "Temple Servant"], []), ([], [])]),
+                   None, ['play "Spartan Warrior" city0', 'enrage "Spartan Warrior" city0', "end"]),
+    "C-11": (dict(units=("Cyclops",), hands=(("Cyclops",), ("Temple Servant",)),
+                  cities=[([], ["Opal Statuary"]), ([], []), ([], [])]),
+             None, ['beast "Cyclops"', 'destroy "Opal Statuary" city0', "end"]),
+    "R-enrage-6": (dict(units=("Seaside Guardian", "Maenad"), hands=(("Seaside Guardian",), ()),
+                        cities=[([], ["Maenad (enraged)"]), ([], []), ([], [])]),
+                   None, ['play "Seaside Guardian" city0', 'return "Maenad (enraged)" city0']),
+    "C-13": (dict(units=("Harpy", "Athenian Spearman"), hands=(("Harpy", "Athenian Spearman"), ("Temple Servant",) * 4)),
+             None, ['beast "Harpy"', 'discard "Temple Servant"', 'discard "Temple Servant"',
+                    'play "Athenian Spearman" city0', 'discard "Temple Servant"', "end"]),
+    "C-14": (dict(units=("Satyr", "Hoplite Recruit"), cities=[(["Satyr"], ["Hoplite Recruit (enraged)"]), ([], []), ([], [])]),
+             _great_scouring, ['use "Great Scouring"', "end"]),
+}
+
+
+@pytest.mark.parametrize("ruling", list(RULING_TABLES))
+def test_the_ruling_tables_play_the_same_on_the_core(ruling: str) -> None:
+    """Each ruling test's table, carried onto the core, and its moves: after each move both engines
+    show both players the same and list the same moves (a Soldier moved first by Sandstorm waits
+    the other move, with the unit it moved, H-surge-7, on the core too)."""
+    from test_combined import table
+
+    layout, prepare, played = RULING_TABLES[ruling]
+    layout = dict(layout)
+    ref = table(layout.pop("units"), **layout)
+    if prepare:
+        prepare(ref)
+    core = GAME.to_core(ref)
+    for move in played:
+        assert core.legal_moves() == ref.legal_moves()
+        ref.apply(move)
+        core.apply(move)
+        assert [core.observation(p) for p in (0, 1)] == [ref.observation(p) for p in (0, 1)], move
+
+
 def test_determinized_deals_show_the_player_what_it_sees():
     core = GAME.new_initial_state(6, config=_config("every kind", 6))
     rng = Rng(6)

@@ -21,8 +21,9 @@ from omen_rng cimport rng_below, rng_next, rng_seed
 from omen_trail cimport TRAIL_MAX_STATE, trail_log, trail_reserve, trail_undo
 
 from omen_search.games.heir import cards as _limits
-from omen_search.games.heir.cards import GODS
+from omen_search.games.heir.cards import GODS, play_depth
 from omen_search.errors import CoreLimitError, IllegalMoveError, UsageError
+from omen_search.games.combined import cards as _combined_cards
 from omen_search.games.combined.cards import ReignUnit
 from omen_search.games.combined.observe import observe
 from omen_search.games.combined.reference import REIGN_OPS
@@ -96,6 +97,11 @@ assert set(_REIGN_OP_CODES) == set(REIGN_OPS) and len(_FILTERS) == NFILTERS
 assert PHASES[PH_FEAT] == "feat" and len(PHASES) == PH_FEAT + 1
 assert DECISION_NAMES[DK_REVEAL_TAKE] == "reveal_take" and len(DECISION_NAMES) == DK_REVEAL_TAKE + 1
 assert tuple(VERBS)[V_RETURN] == "return" and len(VERBS) == V_RETURN + 1
+assert (MAX_T, NCARDS, MAX_STACK) == (_combined_cards.CORE_UNIT_DESIGNS, _combined_cards.CORE_DECK,
+                                     _combined_cards.CORE_STACK)
+assert (NTILES, MAX_CODE, MAX_PROGS, MAX_OPTIONS, MAX_MOVES) == (
+    _limits.REWARD_COUNT, _limits.MAX_CODE, _limits.MAX_LISTS, _limits.MAX_OPTIONS, _limits.MAX_MOVES)
+assert NCARDS >= _limits.DECK_SIZE + _combined_cards.MAX_REIGN_CARDS
 assert (MAX_CHAIN, FEATS_TO_END, MAX_FEATS) == (_combined_rules.MAX_CHAIN, _combined_rules.FEATS_TO_END, _reign_cards.FEATS)
 
 include "../heir/primitives.pxi"   # packed moves, the trail, zones and unit sets
@@ -129,6 +135,13 @@ cdef class CombinedTables(CoreTables):
             raise CoreLimitError(f"cards: a deck of {deck} cards; the heir+reign core holds at most {NCARDS}")
         if len(cards.feats) > MAX_FEATS:
             raise CoreLimitError(f"cards: {len(cards.feats)} feats; the heir+reign core holds at most {MAX_FEATS}")
+        # the frames that can resolve at once: Heir's (its loader's limit), and in each of MAX_CHAIN
+        # nested Soldier triggers a Soldier's ability, a decision waiting beneath it, and a play
+        # (a Reign of War free play or an Heir unit's abilities); a Beast's ability and its card below all
+        stack = _limits.MAX_STACK + MAX_CHAIN * (2 + max(1, play_depth(cards.units))) + 2
+        if stack > MAX_STACK:
+            raise CoreLimitError(f"cards: a play can need {play_depth(cards.units)} effect lists resolving at once, so "
+                                 f"nested Soldier triggers up to {stack}; the heir+reign core holds at most {MAX_STACK}")
         super().__init__(cards)
 
     def _compile_more(self):

@@ -75,7 +75,7 @@ class CombinedGame(Game):
         return isinstance(config, Config)
 
     def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: Any = None,
-                          config: Any = None) -> GameState:
+                          config: Any = None) -> Any:
         if engine == "core":
             from omen_search._combined_core import CombinedCoreState
 

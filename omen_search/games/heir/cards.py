@@ -467,6 +467,12 @@ class _StackDepth:
         return depth
 
 
+def play_depth(units: tuple[Unit, ...]) -> int:
+    """The most effect lists a play of one of ``units`` can put on the stack, with what its abilities
+    do (a set the loader accepted: its plays nest no deeper than :data:`MAX_STACK`)."""
+    return _StackDepth("<cards>", units).play()
+
+
 def _check_set_limits(path: str, units: tuple[Unit, ...], rewards: tuple[RewardTile, ...],
                       structures: list[Structure]) -> None:
     """The whole set against the engines' limits: compiled lists and effects, the effect stack, and

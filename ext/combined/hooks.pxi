@@ -6,6 +6,7 @@ cdef const char* API_NAME = "heir+reign"  # the GameApi table's name
 
 cdef enum:
     AFTER_SURGE = PH_PORTENT_START  # C-3: Surge -> Portent -> Feat -> War
+    EXTRA_TIEBREAKS = 1             # C-12: face-down feats, before favor
     PROG_RESUME = -2                # a frame's prog: a decision waiting in StateMore.resume
 
 

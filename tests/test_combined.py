@@ -284,6 +284,17 @@ def test_C_15_the_solo_game_is_not_combined(capsys):
                           "--level: not an option of --game heir+reign")
 
 
+def test_D_combined_3_an_heir_unit_is_no_soldier_beast_or_oracle():
+    """Garrison (a Soldier in every City): units devoted to both gods are no Soldiers, on both engines."""
+    pharaohs = [(["Forgotten Pharaoh"], []), (["Fallen Archivist"], []), (["Forgotten Pharaoh"], [])]
+    s = table(("Hoplite Recruit",), cities=pharaohs)
+    garrison = next(f.index for f in s.cards.feats if f.name == "Garrison")
+    assert not s.units[s._id("Forgotten Pharaoh")].matches("soldier")
+    assert not s.feat_holds(0, garrison) and not GAME.to_core(s).feat_holds(0, garrison)
+    s = table(("Hoplite Recruit",) * 3, cities=[([name, "Hoplite Recruit"], []) for (name,), _ in pharaohs])
+    assert s.feat_holds(0, garrison) and GAME.to_core(s).feat_holds(0, garrison)
+
+
 def test_D_combined_4_an_oracle_enraged_before_its_turn_is_skipped():
     """Maenad (Oracle: "You may Enrage 1 opposing Soldier or Oracle in this City") played by seat 1
     earlier; here seat 0's own Priestess of Ares resolves first and the Enraged Oracle never does."""

@@ -238,7 +238,7 @@ cdef class CoreState:
         memset(s, 0, sizeof(State))
         T = len(state.cards.units)
         if len(state.deck) > NCARDS or len(state.discard) > NCARDS:
-            raise UsageError("state: more than 40 cards in the deck or discard pile")
+            raise UsageError(f"state: more than {NCARDS} cards in the deck or discard pile")
         for k, t in enumerate(state.deck):
             s.deck[k] = t
         s.deck_n = len(state.deck)

@@ -9,16 +9,8 @@ equal to the reference engine (``omen_search/games/combined/reference.py``) move
 differential tests check it. Moves are packed as in Heir's core, with the verbs after ``pass``.
 """
 
-cimport cython
-from cpython.pycapsule cimport PyCapsule_New
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memset
-
-from core_state cimport *
-from game_api cimport GAME_HANDLE_NAME, HIDDEN_MOVE, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
-from omen_rng cimport rng_below, rng_next, rng_seed
-from omen_trail cimport TRAIL_MAX_STATE, trail_log, trail_reserve, trail_undo
+from core_state cimport *  # this core's sizes and layout (its folder's core_state.pxd)
+include "../heir/cimports.pxi"
 
 from omen_search.games.heir import cards as _limits
 from omen_search.games.heir.cards import GODS, play_depth
@@ -106,18 +98,7 @@ assert (MAX_CHAIN, FEATS_TO_END, MAX_FEATS) == (_combined_rules.MAX_CHAIN, _comb
 
 include "../heir/primitives.pxi"   # packed moves, the trail, zones and unit sets
 include "hooks.pxi"                # what the Reign of War units add to Heir's rules
-include "../heir/rules.pxi"        # strength, wars, paying and playing units, picking keeps
-include "../heir/legal_moves.pxi"  # every decision's legal moves, in the reference engine's order
-include "../heir/effects.pxi"      # resolving effect frames
-include "../heir/automaton.pxi"    # the Corrupted Heir's procedure (never run here: C-15)
-include "../heir/phases.pxi"       # the turn's automatic phases
-include "../heir/decisions.pxi"    # playing a move
-include "../heir/war_track.pxi"    # who takes each city's reward tiles, for the search
-include "../heir/scoring.pxi"      # scores, winner, random playouts
-include "../heir/setup.pxi"        # dealing a new game
-include "../heir/determinize.pxi"  # re-dealing what a player cannot see
-include "../heir/game_api.pxi"     # the game's side of the contract with the search
-include "../heir/edge.pxi"         # the Python edge: CoreTables, CoreState
+include "../heir/core.pxi"         # Heir's rules, contract with the search and Python edge
 
 
 cdef class CombinedTables(CoreTables):

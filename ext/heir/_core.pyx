@@ -19,16 +19,8 @@ Move bit layout (a packed ``int32``; converted to :class:`~omen_search.games.hei
     bits 25-26  target    structure slot (build)
 """
 
-cimport cython
-from cpython.pycapsule cimport PyCapsule_New
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memset
-
-from core_state cimport *
-from game_api cimport GAME_HANDLE_NAME, HIDDEN_MOVE, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
-from omen_rng cimport rng_below, rng_next, rng_seed
-from omen_trail cimport TRAIL_MAX_STATE, trail_log, trail_reserve, trail_undo
+from core_state cimport *  # this core's sizes and layout (its folder's core_state.pxd)
+include "cimports.pxi"
 
 import numpy as np
 
@@ -44,18 +36,7 @@ from omen_search.rng import Rng
 include "codes.pxi"
 include "primitives.pxi"       # packed moves, the trail, zones and unit sets
 include "hooks.pxi"            # where another core adds to Heir's rules (here: nothing)
-include "rules.pxi"            # strength, wars, paying and playing units, picking keeps
-include "legal_moves.pxi"      # every decision's legal moves, in the reference engine's order
-include "effects.pxi"          # resolving effect frames
-include "automaton.pxi"        # the Corrupted Heir's procedure (solo)
-include "phases.pxi"           # the turn's automatic phases
-include "decisions.pxi"        # playing a move
-include "war_track.pxi"        # who takes each city's reward tiles, for the search
-include "scoring.pxi"          # scores, winner, random playouts
-include "setup.pxi"            # dealing a new game
-include "determinize.pxi"      # re-dealing what a player cannot see
-include "game_api.pxi"         # the game's side of the contract with the search
-include "edge.pxi"             # the Python edge: CoreTables, CoreState
+include "core.pxi"             # the rules, the contract with the search, the Python edge
 
 TABLES = CoreTables
 

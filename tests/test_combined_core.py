@@ -14,6 +14,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from cli_helper import run
 from omen_search._combined_core import CombinedCoreState
@@ -97,6 +98,24 @@ def test_undo_restores_every_byte_and_a_clone_is_the_same_game(choice: str) -> N
     for _ in range(plies):
         core.undo()
     assert core.state_bytes() == start
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), choice=st.sampled_from(list(CHOICES)), steps=st.integers(0, 200))
+def test_a_clone_and_an_undone_move_leave_the_same_bytes(seed: int, choice: str, steps: int) -> None:
+    core = GAME.new_initial_state(seed, config=_config(choice, seed))
+    rng = Rng(seed)
+    for _ in range(steps):
+        if core.is_terminal():
+            break
+        moves = core.legal_moves()
+        core.apply(moves[rng.below(len(moves))])
+    before, twin = core.state_bytes(), core.clone()
+    if not core.is_terminal():
+        core.apply(core.legal_moves()[-1])
+        core.undo()
+    assert core.state_bytes() == before == twin.state_bytes()
+    assert core.observation(0) == twin.observation(0)
 
 
 @pytest.mark.parametrize("choice,seed,depth", [("random:10", 1, 3), ("every kind", 2, 4), ("most complex", 3, 4)])
@@ -204,6 +223,17 @@ def test_card_sets_beyond_the_cores_limits_are_refused_naming_the_limit():
     with pytest.raises(CoreLimitError, match="60 unit designs .* at most 48"):
         GAME.new_initial_state(1, cards=pool, config=config)
     GAME.new_initial_state(1, cards=pool, config=Config(reign_units=units[:4]))  # 40 + 4 + 4 designs fit
+
+
+def test_a_set_whose_plays_could_nest_past_the_stack_is_refused(monkeypatch):
+    """MAX_STACK: Heir's 32 frames and, in each of 8 nested Soldier triggers, a play as deep as the
+    set's deepest; a set whose plays could need more is refused, not played with frames dropped."""
+    import omen_search._combined_core as combined_core
+
+    monkeypatch.setattr(combined_core, "play_depth", lambda units: 12)
+    pool = parse_pool(_combined_file_with_heir_designs(1), "deep.toml")
+    with pytest.raises(CoreLimitError, match="up to 146; the heir\\+reign core holds at most 128"):
+        GAME.new_initial_state(1, cards=pool, config=Config(reign_units=("Satyr",)))
 
 
 def _combined_file_with_heir_designs(extra: int) -> str:

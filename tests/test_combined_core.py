@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cli_helper import run
+from cli_helper import assert_one_line_error, run
 from omen_search._combined_core import CombinedCoreState
 from omen_search.bots import RandomBot
 from omen_search.errors import CoreLimitError
@@ -281,3 +281,8 @@ def test_play_and_perft_run_on_the_core_from_the_command_line(capsys):
     code, out, _ = run(capsys, "perft", "--game", "heir+reign", "--seed", "2", "--depth", "3", "--engine", "reference",
                        "--json")
     assert code == 0 and {**json.loads(out), "engine": "core"} == core
+
+
+def test_the_advisor_is_refused_in_one_line_it_reads_no_observations_of_this_game(capsys):
+    assert_one_line_error(*run(capsys, "demo", "--game", "heir+reign", "--iterations", "20"),
+                          "heir+reign reads no observations yet")

@@ -84,6 +84,10 @@ class CombinedGame(Game):
             raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(self.engines)})")
         return GameState.new(seed, pool_of(cards), self.checked_config(config))
 
+    def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
+        raise UsageError(f"{root}: {self.name} reads no observations yet, so the advisor (advise, demo) cannot search "
+                         f"from one; play, match and balance search it on its core")
+
     def to_core(self, state: Any) -> Any:
         if hasattr(state, "game_handle"):
             return state

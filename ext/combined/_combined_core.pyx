@@ -20,7 +20,7 @@ from omen_search.games.combined.cards import ReignUnit
 from omen_search.games.combined.observe import observe
 from omen_search.games.combined.reference import REIGN_OPS
 from omen_search.games.combined import rules as _combined_rules
-from omen_search.games.combined.rules import DECISIONS, PHASES, Config, deal_args
+from omen_search.games.combined.rules import DECISIONS, PHASES, deal_args
 from omen_search.games.heir import rules as _rules
 from omen_search.games.heir.rules import LEVELS, Pending, program
 from omen_search.games.heir.notation import VERBS, Move

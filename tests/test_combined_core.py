@@ -4,7 +4,7 @@ the same positions through ``to_core``, its limits refused where a card set ente
 and the tools running on it.
 
 ``OMEN_COMBINED_CORE_GAMES`` sets the seeded random games of the differential test per choice of
-cards (default 12, a default run stays short; the release check runs 700 per choice: 2,100 games).
+cards (default 12, a default run stays short; ``.ci/run`` runs 700 per choice: 2,100 games).
 """
 
 from __future__ import annotations

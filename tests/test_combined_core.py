@@ -150,8 +150,32 @@ def _great_scouring(s):
     s.unused[0] = [next(r.index for r in s.cards.rewards if r.name == "Great Scouring")]
 
 
+def _four_feats_done(s):
+    s.city_tiles[0] = []  # no war there
+    s.feats[0] = [f.name not in ("Full Ranks", "Garrison") for f in s.cards.feats]
+
+
+def _tie_on_feats(s):
+    s.city_tiles = [[], [], s.city_tiles[2]]
+    s.used[0] = [0, 1]
+    s.feats[1][0] = True
+    s.favor = "anubis"
+
+
 # The ruling tests' tables (tests/test_combined.py), with their moves: each played on both engines.
 RULING_TABLES = {
+    "C-3": (dict(units=("Priestess of Demeter", "Priestess of Demeter", "Pythia of Delphi"),
+                 hands=(("Temple Servant",), ()),
+                 cities=[(["Priestess of Demeter"], ["Priestess of Demeter"]), (["Pythia of Delphi"], []), ([], [])]),
+            None, ["end", 'oracle "Pythia of Delphi" city1', "pass"]),
+    "C-4": (dict(units=("Satyr",), hands=(("Temple Servant",), ("Temple Servant",)),
+                 cities=[(["Temple Servant"] * 5, []), ([], []), ([], [])]),
+            _four_feats_done, ["end", "pass"]),
+    "C-5": (dict(units=("Hoplite Recruit",), hands=(("Hoplite Recruit",), ())),
+            None, ['play "Hoplite Recruit" city0', "end"]),
+    "R-surge-4": (dict(units=("Phoenix",), hands=(("Phoenix",), ()), discard=("Temple Servant",)),
+                  None, ['beast "Phoenix"', 'take "Temple Servant"', "end"]),
+    "C-12": (dict(units=("Satyr",), hands=(("Temple Servant",), ())), _tie_on_feats, ["end", "pass"]),
     "C-7": (dict(units=("Hoplite Recruit",), cities=[(["Hoplite Recruit"], []), (["Temple Servant"], []), ([], [])]),
             _sandstorm, ['use "Sandstorm"', 'move "Hoplite Recruit" city0>city2', 'move "Temple Servant" city1>city0']),
     "C-7 twice": (dict(units=("Hoplite Recruit", "Hoplite Recruit"),
@@ -196,6 +220,7 @@ def test_the_ruling_tables_play_the_same_on_the_core(ruling: str) -> None:
         ref.apply(move)
         core.apply(move)
         assert [core.observation(p) for p in (0, 1)] == [ref.observation(p) for p in (0, 1)], move
+    assert (core.scores(), core.winner(), core.is_terminal()) == (ref.scores(), ref.winner(), ref.is_terminal())
 
 
 def test_determinized_deals_show_the_player_what_it_sees():

@@ -642,7 +642,8 @@ def test_play_every_player_count_from_the_command_line(capsys):
 
 def test_players_count_is_checked(capsys):
     assert_one_line_error(*run(capsys, "play", "--game", "omega", "--players-count", "5"), "--players-count", "2, 3 or 4")
-    assert_one_line_error(*run(capsys, "play", "--game", "omega", "--engine", "core"), "--engine")
+    assert_one_line_error(*run(capsys, "play", "--game", "omega", "--engine", "nonsense"), "--engine")
+    assert run(capsys, "play", "--game", "omega", "--engine", "core", "--seed", "3")[0] == 0  # both engines play it
 
 
 def test_a_record_replays_and_the_cards_command_marks_designed_items(capsys, tmp_path):

@@ -4,7 +4,8 @@ byte, perft, the determinisation of what a player cannot see (issue 18, point 4)
 the random playouts on the C contract, and the core's doors refusing what is not legal.
 
 ``OMEN_OMEGA_DIFF_GAMES`` (default 20) sets the seeded games per player count of the differential
-test, and a fifth of them (at least 4) for the determinisation test: the long run is 2,000.
+test (the long run: 2,000), ``OMEN_OMEGA_DET_GAMES`` (default 4) those of the determinisation test
+(the long run: 60).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from omen_search.perft import perft
 from omen_search.rng import Rng
 
 DIFF_GAMES = int(os.environ.get("OMEN_OMEGA_DIFF_GAMES", "20"))
-DET_GAMES = max(DIFF_GAMES // 5, 4)
+DET_GAMES = int(os.environ.get("OMEN_OMEGA_DET_GAMES", "4"))
 PLAYERS = (2, 3, 4)
 
 

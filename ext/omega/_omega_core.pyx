@@ -1322,7 +1322,10 @@ def state_size() -> int:
     return sizeof(State)
 
 
-cdef class CoreState:
+include "undo_history.pxi"
+
+
+cdef class CoreState(UndoHistory):
     """A game of OMEGA on the core, with the State interface of the reference engine.
 
     ``clone()`` copies the one flat struct (the clone keeps the moves but has no undo history);
@@ -1335,28 +1338,6 @@ cdef class CoreState:
     cdef public object seed
     cdef Setup deal               # what game_handle lends: the set-up, ...
     cdef GameHandle handle        # ... and the C contract with the search
-    cdef Trail tr                 # the undo trail
-    cdef int* marks               # the trail's length before each move undo can take back
-    cdef int hist_n, hist_cap
-    cdef list _moves
-
-    def __cinit__(self):
-        self.tr.off = NULL
-        self.tr.width = NULL
-        self.tr.old = NULL
-        self.tr.n = 0
-        self.tr.cap = 0
-        self.tr.enabled = 1
-        self.marks = NULL
-        self.hist_n = 0
-        self.hist_cap = 0
-        self._moves = []
-
-    def __dealloc__(self):
-        free(self.tr.off)
-        free(self.tr.width)
-        free(self.tr.old)
-        free(self.marks)
 
     @staticmethod
     def new(seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> CoreState:
@@ -1393,10 +1374,6 @@ cdef class CoreState:
     @property
     def ply(self) -> int:
         return self.s.ply
-
-    @property
-    def moves(self) -> list:
-        return list(self._moves)
 
     @property
     def current_player(self) -> int:
@@ -1447,18 +1424,7 @@ cdef class CoreState:
 
     cdef int _play(self, int32_t m) except -1:
         cdef Ctx x
-        cdef int cap
-        trail_reserve(&self.tr, TRAIL_PER_MOVE)
-        if self.hist_n >= self.hist_cap:
-            cap = max(64, 2 * self.hist_cap)
-            grown = <int*>realloc(self.marks, cap * sizeof(int))
-            if grown == NULL:
-                raise MemoryError()
-            self.marks = grown
-            self.hist_cap = cap
-        self.marks[self.hist_n] = self.tr.n
-        self.hist_n += 1
-        self._moves.append(self.tables.decode(m))
+        self._begin_move(self.tables.decode(m), TRAIL_PER_MOVE)
         x.tb = &self.tables.tb
         x.s = &self.s
         x.tr = &self.tr
@@ -1469,11 +1435,7 @@ cdef class CoreState:
 
     def undo(self):
         """Take back the last move (since the deal or the clone) and return it."""
-        if self.hist_n == 0:
-            raise IndexError("undo: no move to take back")
-        self.hist_n -= 1
-        trail_undo(&self.s, &self.tr, self.marks[self.hist_n])
-        return self._moves.pop()
+        return self._take_back(&self.s)
 
     def trail_records(self) -> int:
         """Trail records held (to measure what one apply writes)."""
@@ -1527,9 +1489,7 @@ cdef class CoreState:
         cdef uint64_t policy[4]
         Rng(seed)
         rng_seed(policy, seed)
-        self.hist_n = 0
-        self.tr.n = 0
-        self._moves = []
+        self._forget()
         with nogil:
             random_playout(&self.tables.tb, &self.s, policy)
         return self.scores()

@@ -24,6 +24,7 @@ from cli_helper import assert_one_line_error, run
 from omega_helper import (
     card,
     give,
+    invariants,
     main_phase,
     moves,
     runes,
@@ -539,20 +540,6 @@ def test_ruling_o_hidden_2_a_rune_leaves_from_the_known_part_first():
     give(state, 0, "Belzu", runes(red=1))
     state.apply('place "Belzu" red1')
     assert state.known[0][RED] == 0 and state.pyramid[0][RED] == 2
-
-
-def invariants(state: OmegaState) -> None:
-    assert total_runes(state) == 155
-    revealed = sum(1 for s in state.todo if s[0] == "key" for c in s[3] if c not in s[4])
-    leaving = {s[2] for s in state.todo if s[0] == "keep"} | {s[1] for s in state.todo if s[0] == "bag_rest"}
-    zones = len(state.gallery) + len(state.stack) + len(state.discard) + sum(map(len, state.controlled))
-    assert zones + revealed + len(leaving) == 42
-    assert sum(map(len, state.arcana)) + sum(map(len, state.taken)) == 42
-    for seat, own in enumerate(state.controlled):
-        for c in own:
-            carried = state.carried[c]
-            assert sum(carried) <= 10 and sum(1 for k in range(5) if carried[k]) <= 2
-        assert all(0 <= k <= p for k, p in zip(state.known[seat], state.pyramid[seat]))
 
 
 @settings(max_examples=6, deadline=None)

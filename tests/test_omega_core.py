@@ -14,6 +14,8 @@ import os
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from omen_search._omega_core import CoreState, state_size
 from omen_search._search import run_playouts, search
@@ -24,6 +26,8 @@ from omen_search.games.omega.reference import OmegaState
 from omen_search.games.omega.rules import Config
 from omen_search.perft import perft
 from omen_search.rng import Rng
+
+from omega_helper import invariants
 
 DIFF_GAMES = int(os.environ.get("OMEN_OMEGA_DIFF_GAMES", "20"))
 DET_GAMES = int(os.environ.get("OMEN_OMEGA_DET_GAMES", "4"))
@@ -94,6 +98,27 @@ def test_undo_restores_the_struct_byte_for_byte_and_a_clone_has_the_same_future(
             assert core.state_bytes() == before.pop()
         with pytest.raises(IndexError):
             core.undo()
+
+
+@settings(max_examples=8, deadline=None)
+@given(players=st.sampled_from(PLAYERS), seed=st.integers(0, 2**64 - 1), policy=st.integers(0, 2**32))
+def test_conservation_limits_and_apply_undo_at_every_ply_of_a_core_game(players, seed, policy):
+    """155 runes, 42 Egregors, 42 Arcana, an Egregor's limits at every ply; each move undone gives the
+    struct back byte for byte and replayed gives the same position."""
+    core = _random_core(seed, players)
+    rng = Rng(policy)
+    while not core.is_terminal():
+        invariants(core)
+        before = core.state_bytes()
+        ids = core.legal_move_ids()
+        move = ids[rng.below(len(ids))]
+        core.apply_id(move)
+        after = core.state_bytes()
+        core.undo()
+        assert core.state_bytes() == before
+        core.apply_id(move)
+        assert core.state_bytes() == after
+    assert sum(core.returns()) == pytest.approx(1.0)
 
 
 def test_the_trail_of_one_move_stays_within_its_bound():

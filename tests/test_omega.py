@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from omen_search.errors import CardDataError, IllegalMoveError, NotationError, UsageError
 from omen_search.game import get_game
-from omen_search.games.omega.cards import BLACK, BLUE, GOLD, GREEN, RED, WHITE, default_cards, parse_cards
+from omen_search.games.omega.cards import BLUE, GOLD, GREEN, RED, WHITE, default_cards, parse_cards
 from omen_search.games.omega.notation import Move
 from omen_search.games.omega.reference import OmegaState
 from omen_search.games.omega.rules import Config

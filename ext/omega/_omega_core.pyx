@@ -518,6 +518,25 @@ cdef int reveal_moves(const Tables* tb, const State* s, const Step* st, int32_t*
                 count += 1
     return count
 
+cdef bint can_reveal(const Tables* tb, const State* s, int p, int card, int need) noexcept nogil:
+    """Whether reveal_moves would offer a first colour: some colour's most runes (up to 10) and the
+    best second colour after it reach ``need`` (n plus the best second colour never falls as n grows)."""
+    cdef const uint8_t* pyr = s.pyramid[p]
+    cdef int a, b, m, best, second
+    for a in range(NCOL):
+        m = pyr[a] if pyr[a] < CARRY else CARRY
+        if m == 0:
+            continue
+        best = 0
+        if not tb.egr[card].primitive:
+            for b in range(a + 1, NCOL):
+                second = pyr[b] if pyr[b] < CARRY - m else CARRY - m
+                if second > best:
+                    best = second
+        if m + best >= need:
+            return True
+    return False
+
 cdef int step_moves(const Tables* tb, const State* s, const Step* st, int32_t* out) noexcept nogil:
     """The choices of the step in front of the queue (the reference's _step_moves)."""
     cdef int p = st.player, n = 0, k, i, c, pos, group, spots, colours, key
@@ -595,11 +614,9 @@ cdef bint can_capture(const State* s, int p, int card) noexcept nogil:
 cdef int main_moves(const Tables* tb, const State* s, int32_t* out) noexcept nogil:
     """The active player's Main-phase moves: summon, capture, place, pair, black, mask, power,
     disown, end (the reference's order)."""
-    cdef int32_t scratch[MAX_MOVES]
-    cdef int p = s.active, n = 0, i, j, q, c, d, k, m, most
+    cdef int p = s.active, n = 0, i, j, q, c, d, k, m, most, room, new_colour
     cdef const uint8_t* pyr = s.pyramid[p]
     cdef int own = s.n_controlled[p]
-    cdef Step st
     if s.gained == NONE and pyr[0] + pyr[1] + pyr[2] + pyr[3] + pyr[4] > 0:
         for i in range(s.n_gallery):
             out[n] = mk(V_SUMMON, s.gallery[i], 0, 0, 0)
@@ -608,17 +625,17 @@ cdef int main_moves(const Tables* tb, const State* s, int32_t* out) noexcept nog
             q = (p + i) % s.n
             for j in range(s.n_controlled[q]):
                 c = s.controlled[q][j]
-                if can_capture(s, p, c):
-                    st = step(S_REVEAL, p, c, HOW_CAPTURE, NONE, 0, 0)
-                    if reveal_moves(tb, s, &st, scratch) > 0:
-                        out[n] = mk(V_CAPTURE, c, 0, 0, 0)
-                        n += 1
-    for i in range(own):
+                if can_capture(s, p, c) and can_reveal(tb, s, p, c, runes_on(s, c) + 1):
+                    out[n] = mk(V_CAPTURE, c, 0, 0, 0)
+                    n += 1
+    for i in range(own):  # the lines accepts() allows: up to 10 runes on it, a colour it has or room for one
         c = s.controlled[p][i]
+        room = CARRY - runes_on(s, c)
+        new_colour = n_colours_on(s, c) < (1 if tb.egr[c].primitive else COLOURS_ON_ONE)
         for k in range(NCOL):
-            most = pyr[k] if pyr[k] < CARRY else CARRY
-            for m in range(1, most + 1):
-                if accepts(tb, s, c, k, m):
+            if s.carried[c][k] or new_colour:
+                most = pyr[k] if pyr[k] < room else room
+                for m in range(1, most + 1):
                     out[n] = mk(V_PLACE, c, 0, k, m)
                     n += 1
     if pyr[GREEN] >= 2:

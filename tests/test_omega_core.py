@@ -195,8 +195,9 @@ def test_determinisation_is_reproducible_and_leaves_the_game_alone():
         core.determinized(3, 0)
 
 
-def test_a_pending_reveal_keeps_the_runes_it_showed():
-    """Runes a player is revealing (his ``with``) are known to all: a world deals them back to him."""
+def test_d_omega_10_a_world_keeps_what_a_reveal_under_way_has_shown():
+    """Runes a player is revealing (his ``with``) are known to all: a world deals them back to him,
+    and he can finish his summon or capture there."""
     found = 0
     for seed in range(40):
         core = _random_core(seed, 2)
@@ -207,7 +208,7 @@ def test_a_pending_reveal_keeps_the_runes_it_showed():
                 kind, n = step[4]
                 for other in range(2):
                     world = core.determinized(1 - step[1], seed + other)
-                    assert world.pyramid[step[1]][kind] >= n
+                    assert world.pyramid[step[1]][kind] >= n and world.legal_move_ids()
                     world.playout(1)
                 found += 1
             ids = core.legal_move_ids()

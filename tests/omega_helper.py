@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from omen_search._omega_core import CoreState
 from omen_search.games.omega.cards import KINDS
 from omen_search.games.omega.reference import OmegaState
 from omen_search.games.omega.rules import Config
@@ -99,7 +100,14 @@ def invariants(state: Any) -> None:
 
 
 def moves(state: OmegaState) -> list[str]:
-    return [str(m) for m in state.legal_moves()]
+    """The legal moves' notation, checked on the core too: the position copied to it (every zone,
+    the step queue, the generator) lists the same moves, so each ruling position is one of both engines'."""
+    legal = [str(m) for m in state.legal_moves()]
+    if isinstance(state, OmegaState):
+        core = CoreState.from_state(state)
+        assert [str(m) for m in core.legal_moves()] == legal, "the core disagrees on this position"
+        assert [core.observation(p) for p in range(state.n)] == [state.observation(p) for p in range(state.n)]
+    return legal
 
 
 def set_altar(state: OmegaState, counts: list[int]) -> None:

@@ -268,6 +268,45 @@ def test_the_game_plays_on_the_core_and_copies_a_reference_game_to_it():
         game.new_initial_state(5, engine="other")
 
 
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_reference_position_copied_to_the_core_has_the_same_face_and_future(players):
+    for seed in range(6):
+        ref = OmegaState.new(seed, config=Config(players=players))
+        rng = Rng(seed)
+        for _ in range(Rng(seed + 99).below(300)):
+            if ref.is_terminal():
+                break
+            legal = ref.legal_moves()
+            ref.apply_trusted(legal[rng.below(len(legal))])
+        core = CoreState.from_state(ref)
+        assert core.todo == ref.todo and core.moves == ref.moves and core.ply == ref.ply
+        while True:
+            assert [str(m) for m in core.legal_moves()] == [str(m) for m in ref.legal_moves()]
+            assert [core.observation(p) for p in range(players)] == [ref.observation(p) for p in range(players)]
+            if ref.is_terminal():
+                break
+            legal = ref.legal_moves()
+            move = legal[rng.below(len(legal))]
+            ref.apply_trusted(move)
+            core.apply(move)
+        assert core.scores() == ref.scores()
+
+
+def test_from_state_refuses_what_the_core_cannot_hold():
+    ref = OmegaState.new(1)
+    ref.bag[0] = 300
+    with pytest.raises(UsageError, match="bag"):
+        CoreState.from_state(ref)
+    ref = OmegaState.new(1)
+    ref.controlled[0] = [0, 1, 2, 3, 4, 5]
+    with pytest.raises(UsageError, match="controlled"):
+        CoreState.from_state(ref)
+    ref = OmegaState.new(1)
+    ref.gallery.append(99)
+    with pytest.raises(UsageError, match="gallery"):
+        CoreState.from_state(ref)
+
+
 def test_the_core_compiles_the_seed_edition():
     cards = default_cards()
     core = CoreState.new(0, cards)

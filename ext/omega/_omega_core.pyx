@@ -1324,6 +1324,27 @@ cdef class CoreTables:
         return Move(verb, **fields)
 
 
+def _small(value, int most, str what) -> int:
+    """``value`` as an int from 0 to ``most``; :class:`UsageError` naming ``what`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        raise UsageError(f"{what}: must be a whole number from 0 to {most}, got {value!r}")
+    return value
+
+
+cdef int _card_or_none(value, int E, str what) except -1:
+    return NONE if value is None else _small(value, E - 1, what)
+
+
+cdef int _fill(uint8_t* dst, values, int size, int most, str what) except -1:
+    """Writes ``values`` (at most ``size`` of them, each 0 to ``most``) to ``dst``; their number."""
+    values = list(values)
+    if len(values) > size:
+        raise UsageError(f"{what}: at most {size} entries, got {len(values)}")
+    for i, v in enumerate(values):
+        dst[i] = _small(v, most, what)
+    return len(values)
+
+
 _TABLES: dict = {}
 
 def tables_for(cards: CardSet) -> CoreTables:
@@ -1373,6 +1394,106 @@ cdef class CoreState(UndoHistory):
         core.deal.max_turns = config.max_turns
         setup(&core.tables.tb, &core.s, seed, &core.deal)
         return core
+
+    @staticmethod
+    def from_state(state) -> CoreState:
+        """The same position on the core, from a reference ``OmegaState`` (or anything with its
+        fields): every zone, the turn's flags, the step queue and the generator, so that it has the
+        same future. Raises :class:`UsageError` naming a field the core cannot hold."""
+        cdef CoreState core = CoreState.__new__(CoreState)
+        cdef State* s = &core.s
+        cdef int p, i, k
+        cards, config = state.cards, state.config
+        core.tables = tables_for(cards)
+        core.config = config
+        core.seed = getattr(state, "seed", None)
+        core.deal.players = config.players
+        core.deal.first_player = config.first_player
+        core.deal.max_turns = config.max_turns
+        E, n = len(cards.egregors), config.players
+        memset(s, 0, sizeof(State))
+        for i, word in enumerate(state.rng.s):
+            s.rng[i] = word
+        s.ply = _small(state.ply, 2**31 - 1, "ply")
+        s.turns = _small(state.turns, 65535, "turns")
+        s.max_turns = config.max_turns
+        s.n = n
+        s.first_player = config.first_player
+        s.phase = PHASES.index(state.phase)
+        s.active = _small(state.active, n - 1, "active")
+        s.gained = _card_or_none(state.gained, E, "gained")
+        s.disowned = bool(state.disowned)
+        s.mask_moved = bool(state.mask_moved)
+        s.announcer = NONE if state.announcer is None else _small(state.announcer, n - 1, "announcer")
+        s.n_final = _fill(s.final, state.final, n - 1, n - 1, "final")
+        _fill(s.bag, state.bag, NK, 255, "bag")
+        _fill(s.altar, state.altar, NK, 255, "altar")
+        for p in range(MAX_PLAYERS):
+            s.mask[p] = NONE
+        for p in range(n):
+            _fill(s.pyramid[p], state.pyramid[p], NK, 255, f"pyramid[{p}]")
+            _fill(s.known[p], state.known[p], NK, 255, f"known[{p}]")
+            s.n_controlled[p] = _fill(s.controlled[p], state.controlled[p], MAX_CONTROL, E - 1, f"controlled[{p}]")
+            s.mask[p] = _card_or_none(state.mask[p], E, f"mask[{p}]")
+            s.pawn[p] = _small(state.pawn[p], cards.squares - 1, f"pawn[{p}]")
+            s.lost[p] = bool(state.lost[p])
+            s.prestige[p] = _small(state.prestige[p], 65535, f"prestige[{p}]")
+            s.n_taken[p] = _fill(s.taken[p], state.taken[p], MAX_ARCANA, len(cards.arcana) - 1, f"taken[{p}]")
+        s.n_gallery = _fill(s.gallery, state.gallery, GALLERY, E - 1, "gallery")
+        s.n_stack = _fill(s.stack, state.stack, MAX_EGREGORS, E - 1, "stack")
+        s.n_discard = _fill(s.discard, state.discard, MAX_EGREGORS, E - 1, "discard")
+        if len(state.arcana) != ARCANA_STACKS:
+            raise UsageError(f"arcana: {ARCANA_STACKS} stacks, got {len(state.arcana)}")
+        for i in range(ARCANA_STACKS):
+            s.height[i] = _fill(s.arcana[i], state.arcana[i], MAX_ARCANA, len(cards.arcana) - 1, f"arcana[{i}]")
+        for c in state.used:
+            s.used |= (<uint64_t>1) << _small(c, E - 1, "used")
+        for c, runes in state.carried.items():
+            _fill(s.carried[_small(c, E - 1, "carried")], runes, NK, CARRY, f"carried[{c}]")
+        todo = list(state.todo)
+        if len(todo) > MAX_STEPS:
+            raise UsageError(f"todo: at most {MAX_STEPS} steps, got {len(todo)}")
+        for i, raw in enumerate(reversed(todo)):
+            s.todo[i] = core._step_record(raw, E)
+        s.n_todo = len(todo)
+        core._moves = list(state.moves)
+        return core
+
+    cdef Step _step_record(self, raw, int E):
+        """A step record from a reference step tuple."""
+        cdef Step st = step(STEP_NAMES.index(raw[0]), 0, NONE, 0, 0, 0, 0)
+        cdef int k
+        cdef State* s = &self.s
+        name = raw[0]
+        if name == "bag_rest":
+            st.card, st.a = _small(raw[1], E - 1, "todo"), HOWS.index(raw[2])
+            return st
+        st.player = _small(raw[1], s.n - 1, "todo")
+        if name == "gain":
+            st.card, st.a = _small(raw[2], E - 1, "todo"), HOWS.index(raw[4])
+            _fill(st.runes, raw[3], NK, CARRY, "todo gain")
+        elif name == "lose":
+            st.card, st.a = _small(raw[2], E - 1, "todo"), HOWS.index(raw[3])
+        elif name == "coloured_draw":
+            st.a = _small(raw[2], NK - 1, "todo")
+        elif name in ("proliferate", "lightning"):
+            st.card = _small(raw[2], E - 1, "todo")
+        elif name == "keep":
+            st.card, st.a, st.b = _small(raw[2], E - 1, "todo"), _small(raw[3], CARRY, "todo"), _small(raw[4], NK - 1, "todo")
+        elif name == "cycle":
+            st.a = _small(raw[2], CARRY, "todo")
+            st.b = NONE if raw[3] is None else _small(raw[3], NK - 1, "todo")
+            st.c, st.d = _small(raw[4][0], MAX_CONTROL, "todo"), _small(raw[4][1], NK - 1, "todo")
+        elif name == "key":
+            s.key_n = _fill(s.key_keys, raw[2], MAX_CONTROL, E - 1, "todo key")
+            s.key_n_revealed = _fill(s.key_revealed, raw[3], MAX_EGREGORS, E - 1, "todo key")
+            for c in raw[4]:
+                s.key_chosen |= (<uint64_t>1) << _small(c, E - 1, "todo key")
+        elif name == "reveal":
+            st.a, st.card, st.b = ("summon", "capture").index(raw[2]), _small(raw[3], E - 1, "todo"), NONE
+            if raw[4] is not None:
+                st.b, st.c = _small(raw[4][0], NCOL - 1, "todo"), _small(raw[4][1], CARRY, "todo")
+        return st
 
     # -- the State interface
 

@@ -59,18 +59,15 @@ class OmegaGame(Game):
         return OmegaState.new(seed, cards, self.checked_config(config))
 
     def to_core(self, state: Any) -> Any:
-        """The core state of a reference state: the same deal (its seed, cards and set-up), then the
-        same moves."""
+        """The core state of a reference state: every zone, the step queue and the generator copied,
+        so it has the same future (a position arranged by hand included)."""
         if hasattr(state, "game_handle"):
             return state
         if not isinstance(state, OmegaState):
             raise UsageError(f"search: {self.name} has no core copy of a {type(state).__name__}")
         from omen_search._omega_core import CoreState
 
-        core = CoreState.new(state.seed, state.cards, state.config)
-        for move in state.moves:
-            core.apply(move)
-        return core
+        return CoreState.from_state(state)
 
     # -- cards
 

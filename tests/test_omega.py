@@ -1,6 +1,7 @@
 """OMEGA: the ritual on its reference engine: each ruling of ``docs/rules/omega-the-ritual.md``
 (``O-…``), of its cards page (``O-card-…``) and of ``docs/rulings.md`` (``D-omega-…``) by a test
-named after it, starting from a decision just before the rule so that the engine applies it; the
+named after it, starting from a decision just before the rule so that the engine applies it (each
+position whose moves a test lists is copied to the core, which must list the same: ``moves``); the
 invariants of random games (runes, Egregors and Arcana conserved, an Egregor's limits, what an
 observation shows); the card file; the command line."""
 

@@ -612,6 +612,9 @@ def test_the_seed_edition_marks_what_is_printed():
     (lambda t: t.replace('name = "Khep"', 'name = "Nodo"'), "duplicate"),
     (lambda t: t.replace("points = 2\n", "points = 2\ncounts = \"gold\"\n", 1), "points"),
     (lambda t: t.replace('tag = "renegade"', 'tag = "rebel"', 1), "rebel"),
+    (lambda t: t.replace("red = 37", "red = 0").replace("green = 28", "green = 0").replace("blue = 25", "blue = 0")
+     .replace("gold = 25", "gold = 0").replace("white = 22", "white = 1").replace("black = 18", "black = 20"),
+     "at least 26 runes"),  # the set-up would run the bag dry
 ])
 def test_a_bad_card_file_is_refused_naming_the_field(edit, words):
     from omen_search.cardfiles import builtin_card_text

@@ -10,6 +10,7 @@ test (the long run: 2,000), ``OMEN_OMEGA_DET_GAMES`` (default 4) those of the de
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 
@@ -69,6 +70,36 @@ def test_differential_core_plays_the_reference_game_move_for_move(players):
 def test_differential_with_another_first_player_and_a_turn_limit(players, first):
     for seed in range(3):
         _compare_game(seed, players, first_player=first, max_turns=10 + seed)
+
+
+def _edge_sets() -> dict:
+    base = default_cards()
+    keys = tuple(e for e in base.egregors if e.power == "key")
+    return {
+        "a disc of 2 squares": dataclasses.replace(base, squares=2),  # an Arcanum at every step
+        "26 runes": dataclasses.replace(base, runes=(5, 5, 5, 5, 3, 3)),  # the bag runs dry
+        "8 Egregors, the Keys first": dataclasses.replace(
+            base, egregors=(keys + tuple(e for e in base.egregors if e.power != "key"))[:8]),  # reshuffles
+        "64 runes of each kind": dataclasses.replace(base, runes=(64,) * 6),
+    }
+
+
+@pytest.mark.parametrize("name", list(_edge_sets()))
+def test_differential_on_card_sets_at_the_edges(name):
+    cards = _edge_sets()[name]
+    for players in PLAYERS:
+        for seed in range(2):
+            ref = OmegaState.new(seed, cards, Config(players=players))
+            core = CoreState.new(seed, cards, Config(players=players))
+            policy = Rng(seed)
+            while not ref.is_terminal():
+                legal = ref.legal_moves()
+                assert [str(m) for m in core.legal_moves()] == [str(m) for m in legal], f"{name} {seed} {ref.ply}"
+                assert core.observation(players - 1) == ref.observation(players - 1)
+                move = legal[policy.below(len(legal))]
+                ref.apply_trusted(move)
+                core.apply(move)
+            assert core.scores() == ref.scores() and core.is_terminal()
 
 
 def _random_core(seed: int, players: int) -> CoreState:

@@ -338,6 +338,18 @@ def test_from_state_refuses_what_the_core_cannot_hold():
         CoreState.from_state(ref)
 
 
+@pytest.mark.parametrize("edit", [
+    lambda c: dataclasses.replace(c, squares=1),
+    lambda c: dataclasses.replace(c, runes=(1, 1, 1, 1, 1, 1)),
+    lambda c: dataclasses.replace(c, egregors=c.egregors[:3]),
+    lambda c: dataclasses.replace(c, egregors=(dataclasses.replace(c.egregors[0], thrust=250),) + c.egregors[1:]),
+    lambda c: dataclasses.replace(c, egregors=(dataclasses.replace(c.egregors[0], colour=9),) + c.egregors[1:]),
+])
+def test_a_card_set_built_beyond_the_file_limits_is_refused(edit):
+    with pytest.raises(UsageError, match="beyond the limits"):
+        CoreState.new(0, edit(default_cards()))
+
+
 def test_the_core_compiles_the_seed_edition():
     cards = default_cards()
     core = CoreState.new(0, cards)

@@ -1269,10 +1269,7 @@ cdef class CoreTables:
 
     def __init__(self, cards: CardSet):
         cdef int i
-        if len(cards.egregors) > MAX_EGREGORS or len(cards.tokens) > MAX_ARCANA or len(cards.arcana) > MAX_ARCANA \
-                or max(cards.runes) > 255 or not 2 <= cards.squares <= 255:
-            raise UsageError(f"cards: {cards.name!r} does not fit the core's limits "
-                             f"({MAX_EGREGORS} Egregors, {MAX_ARCANA} Arcana tokens)")
+        _check_limits(cards)
         memset(&self.tb, 0, sizeof(Tables))
         self.cards = cards
         self._decoded = {}
@@ -1343,6 +1340,32 @@ cdef int _fill(uint8_t* dst, values, int size, int most, str what) except -1:
     for i, v in enumerate(values):
         dst[i] = _small(v, most, what)
     return len(values)
+
+
+def _check_limits(cards) -> None:
+    """A card set built in Python (not read by ``load_cards``) within the limits the card files are
+    held to, which the core's arrays are sized by; :class:`UsageError` naming what is beyond."""
+    def refuse(what, value):
+        raise UsageError(f"cards: {cards.name!r}: {what} is beyond the limits of a card file, got {value!r}")
+    if not card_data.MIN_EGREGORS <= len(cards.egregors) <= MAX_EGREGORS:
+        refuse("the number of Egregors", len(cards.egregors))
+    if not 1 <= len(cards.tokens) <= MAX_ARCANA or len(cards.arcana) > MAX_ARCANA:
+        refuse("the number of Arcana tokens", len(cards.tokens))
+    if len(cards.runes) != NK or any(not 0 <= n <= card_data.MAX_RUNES_OF_A_KIND for n in cards.runes) \
+            or sum(cards.runes) < card_data.MIN_RUNES or sum(cards.runes[:NCOL]) < 1:
+        refuse("runes", cards.runes)
+    if not card_data.MIN_SQUARES <= cards.squares <= card_data.MAX_SQUARES:
+        refuse("squares", cards.squares)
+    for e in cards.egregors:
+        if not (0 <= e.snake <= card_data.MAX_SNAKE and 0 <= e.thrust <= card_data.MAX_THRUST
+                and 0 <= e.n <= card_data.MAX_POWER and e.trigger in (None, *card_data.TRIGGERS)
+                and e.power in (None, *card_data.POWERS) and e.colour in (None, *range(NK))
+                and e.tag in (None, *card_data.TAGS)):
+            refuse(f"Egregor {e.name!r}", e)
+    for a in cards.arcana:
+        if not (a.points is None and a.counts in card_data.FORMULAS
+                or a.counts is None and a.points is not None and 0 <= a.points <= card_data.MAX_POINTS):
+            refuse(f"Arcanum {a.name!r}", a)
 
 
 _TABLES: dict = {}

@@ -336,6 +336,14 @@ def test_from_state_refuses_what_the_core_cannot_hold():
     ref.gallery.append(99)
     with pytest.raises(UsageError, match="gallery"):
         CoreState.from_state(ref)
+    ref = OmegaState.new(1)
+    ref.known[1][0] = ref.pyramid[1][0] + 1
+    with pytest.raises(UsageError, match="known"):
+        CoreState.from_state(ref)
+    ref = OmegaState.new(1)
+    ref.phase = "lunch"
+    with pytest.raises(UsageError, match="state"):
+        CoreState.from_state(ref)
 
 
 @pytest.mark.parametrize("edit", [

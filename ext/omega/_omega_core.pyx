@@ -1423,6 +1423,13 @@ cdef class CoreState(UndoHistory):
         """The same position on the core, from a reference ``OmegaState`` (or anything with its
         fields): every zone, the turn's flags, the step queue and the generator, so that it has the
         same future. Raises :class:`UsageError` naming a field the core cannot hold."""
+        try:
+            return CoreState._copy_of(state)
+        except (AttributeError, TypeError, ValueError, IndexError, KeyError, OverflowError) as exc:
+            raise UsageError(f"state: not a position the core can copy ({type(exc).__name__}: {exc})") from None
+
+    @staticmethod
+    def _copy_of(state) -> CoreState:
         cdef CoreState core = CoreState.__new__(CoreState)
         cdef State* s = &core.s
         cdef int p, i, k
@@ -1456,6 +1463,8 @@ cdef class CoreState(UndoHistory):
         for p in range(n):
             _fill(s.pyramid[p], state.pyramid[p], NK, 255, f"pyramid[{p}]")
             _fill(s.known[p], state.known[p], NK, 255, f"known[{p}]")
+            if any(s.known[p][k] > s.pyramid[p][k] for k in range(NK)):
+                raise UsageError(f"known[{p}]: more known runes than the Pyramid holds")
             s.n_controlled[p] = _fill(s.controlled[p], state.controlled[p], MAX_CONTROL, E - 1, f"controlled[{p}]")
             s.mask[p] = _card_or_none(state.mask[p], E, f"mask[{p}]")
             s.pawn[p] = _small(state.pawn[p], cards.squares - 1, f"pawn[{p}]")

@@ -604,10 +604,9 @@ cdef int step_moves(const Tables* tb, const State* s, const Step* st, int32_t* o
         return reveal_moves(tb, s, st, out)
     return 0
 
-cdef bint can_capture(const State* s, int p, int card) noexcept nogil:
-    """O-capture-2."""
-    cdef int victim = owner(s, card)
-    if victim < 0 or victim == p or s.announcer != NONE or s.lost[victim]:
+cdef bint can_capture(const State* s, int p, int card, int victim) noexcept nogil:
+    """O-capture-2 (``victim``: the card's controller)."""
+    if victim == p or s.announcer != NONE or s.lost[victim]:
         return False
     return runes_on(s, card) < CARRY and s.mask[victim] != card and s.n_controlled[victim] > 1
 
@@ -625,7 +624,7 @@ cdef int main_moves(const Tables* tb, const State* s, int32_t* out) noexcept nog
             q = (p + i) % s.n
             for j in range(s.n_controlled[q]):
                 c = s.controlled[q][j]
-                if can_capture(s, p, c) and can_reveal(tb, s, p, c, runes_on(s, c) + 1):
+                if can_capture(s, p, c, q) and can_reveal(tb, s, p, c, runes_on(s, c) + 1):
                     out[n] = mk(V_CAPTURE, c, 0, 0, 0)
                     n += 1
     for i in range(own):  # the lines accepts() allows: up to 10 runes on it, a colour it has or room for one

@@ -168,6 +168,7 @@ ctypedef struct Step:
     uint8_t c                 # CYCLE: the position after which; REVEAL: the first colour's runes
     uint8_t d                 # CYCLE: the kind after which
     uint8_t runes[NK]         # GAIN: the runes revealed
+    uint8_t pad[3]            # to 16 bytes: a record is copied in two aligned words
 
 ctypedef struct State:
     # every byte of a game, no pointers: a clone is a memcpy. Everything up to `todo` is the hot

@@ -3,6 +3,9 @@ then the table arranged with the runes moved from the bag (so that the 155 runes
 
 from __future__ import annotations
 
+from typing import Any
+
+from omen_search._omega_core import CoreState
 from omen_search.games.omega.cards import KINDS
 from omen_search.games.omega.reference import OmegaState
 from omen_search.games.omega.rules import Config
@@ -76,12 +79,35 @@ def to_gallery(state: OmegaState, name: str) -> int:
     return c
 
 
-def total_runes(state: OmegaState) -> int:
+def total_runes(state: Any) -> int:
     return sum(state.bag) + sum(state.altar) + sum(map(sum, state.pyramid)) + sum(map(sum, state.carried.values()))
 
 
+def invariants(state: Any) -> None:
+    """155 runes, 42 Egregors and 42 Arcana tokens conserved; an Egregor's limits; known ⊆ Pyramid
+    (on either engine: it reads the reference's fields)."""
+    assert total_runes(state) == 155
+    revealed = sum(1 for s in state.todo if s[0] == "key" for c in s[3] if c not in s[4])
+    leaving = {s[2] for s in state.todo if s[0] == "keep"} | {s[1] for s in state.todo if s[0] == "bag_rest"}
+    zones = len(state.gallery) + len(state.stack) + len(state.discard) + sum(map(len, state.controlled))
+    assert zones + revealed + len(leaving) == 42
+    assert sum(map(len, state.arcana)) + sum(map(len, state.taken)) == 42
+    for seat, own in enumerate(state.controlled):
+        for c in own:
+            carried = state.carried[c]
+            assert sum(carried) <= 10 and sum(1 for k in range(5) if carried[k]) <= 2
+        assert all(0 <= k <= p for k, p in zip(state.known[seat], state.pyramid[seat]))
+
+
 def moves(state: OmegaState) -> list[str]:
-    return [str(m) for m in state.legal_moves()]
+    """The legal moves' notation, checked on the core too: the position copied to it (every zone,
+    the step queue, the generator) lists the same moves, so each ruling position is one of both engines'."""
+    legal = [str(m) for m in state.legal_moves()]
+    if isinstance(state, OmegaState):
+        core = CoreState.from_state(state)
+        assert [str(m) for m in core.legal_moves()] == legal, "the core disagrees on this position"
+        assert [core.observation(p) for p in range(state.n)] == [state.observation(p) for p in range(state.n)]
+    return legal
 
 
 def set_altar(state: OmegaState, counts: list[int]) -> None:

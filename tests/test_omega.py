@@ -1,6 +1,7 @@
 """OMEGA: the ritual on its reference engine: each ruling of ``docs/rules/omega-the-ritual.md``
 (``O-…``), of its cards page (``O-card-…``) and of ``docs/rulings.md`` (``D-omega-…``) by a test
-named after it, starting from a decision just before the rule so that the engine applies it; the
+named after it, starting from a decision just before the rule so that the engine applies it (each
+position whose moves a test lists is copied to the core, which must list the same: ``moves``); the
 invariants of random games (runes, Egregors and Arcana conserved, an Egregor's limits, what an
 observation shows); the card file; the command line."""
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from omen_search.errors import CardDataError, IllegalMoveError, NotationError, UsageError
 from omen_search.game import get_game
-from omen_search.games.omega.cards import BLACK, BLUE, GOLD, GREEN, RED, WHITE, default_cards, parse_cards
+from omen_search.games.omega.cards import BLUE, GOLD, GREEN, RED, WHITE, default_cards, parse_cards
 from omen_search.games.omega.notation import Move
 from omen_search.games.omega.reference import OmegaState
 from omen_search.games.omega.rules import Config
@@ -24,6 +25,7 @@ from cli_helper import assert_one_line_error, run
 from omega_helper import (
     card,
     give,
+    invariants,
     main_phase,
     moves,
     runes,
@@ -541,20 +543,6 @@ def test_ruling_o_hidden_2_a_rune_leaves_from_the_known_part_first():
     assert state.known[0][RED] == 0 and state.pyramid[0][RED] == 2
 
 
-def invariants(state: OmegaState) -> None:
-    assert total_runes(state) == 155
-    revealed = sum(1 for s in state.todo if s[0] == "key" for c in s[3] if c not in s[4])
-    leaving = {s[2] for s in state.todo if s[0] == "keep"} | {s[1] for s in state.todo if s[0] == "bag_rest"}
-    zones = len(state.gallery) + len(state.stack) + len(state.discard) + sum(map(len, state.controlled))
-    assert zones + revealed + len(leaving) == 42
-    assert sum(map(len, state.arcana)) + sum(map(len, state.taken)) == 42
-    for seat, own in enumerate(state.controlled):
-        for c in own:
-            carried = state.carried[c]
-            assert sum(carried) <= 10 and sum(1 for k in range(5) if carried[k]) <= 2
-        assert all(0 <= k <= p for k, p in zip(state.known[seat], state.pyramid[seat]))
-
-
 @settings(max_examples=6, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32))
 def test_runes_egregors_and_arcana_are_conserved_and_every_egregor_keeps_its_limits(players, seed):
@@ -624,6 +612,9 @@ def test_the_seed_edition_marks_what_is_printed():
     (lambda t: t.replace('name = "Khep"', 'name = "Nodo"'), "duplicate"),
     (lambda t: t.replace("points = 2\n", "points = 2\ncounts = \"gold\"\n", 1), "points"),
     (lambda t: t.replace('tag = "renegade"', 'tag = "rebel"', 1), "rebel"),
+    (lambda t: t.replace("red = 37", "red = 0").replace("green = 28", "green = 0").replace("blue = 25", "blue = 0")
+     .replace("gold = 25", "gold = 0").replace("white = 22", "white = 1").replace("black = 18", "black = 20"),
+     "at least 26 runes"),  # the set-up would run the bag dry
 ])
 def test_a_bad_card_file_is_refused_naming_the_field(edit, words):
     from omen_search.cardfiles import builtin_card_text
@@ -642,7 +633,8 @@ def test_play_every_player_count_from_the_command_line(capsys):
 
 def test_players_count_is_checked(capsys):
     assert_one_line_error(*run(capsys, "play", "--game", "omega", "--players-count", "5"), "--players-count", "2, 3 or 4")
-    assert_one_line_error(*run(capsys, "play", "--game", "omega", "--engine", "core"), "--engine")
+    assert_one_line_error(*run(capsys, "play", "--game", "omega", "--engine", "nonsense"), "--engine")
+    assert run(capsys, "play", "--game", "omega", "--engine", "core", "--seed", "3")[0] == 0  # both engines play it
 
 
 def test_a_record_replays_and_the_cards_command_marks_designed_items(capsys, tmp_path):

@@ -53,6 +53,7 @@ MIN_EGREGORS = 8  # enough for a Gallery of 4 and four players' first gains
 MAX_ARCANA = 64  # Arcana tokens (the box has 42, in 6 stacks of 7)
 ARCANA_STACKS = 6  # O-setup-4
 MAX_RUNES_OF_A_KIND = 64  # the box's largest is 37 red
+MIN_RUNES = 26  # the set-up takes 6 for the Altar and up to 20 for four starting Pyramids (O-setup-2, O-setup-6)
 MAX_POWER = 10  # a power's number (CYCLE, THRUST, FATE, KEY): an Egregor carries 10 runes at most
 MAX_SNAKE = 10
 MAX_THRUST = 12
@@ -203,6 +204,9 @@ def parse_cards(text: str, path: str = "<cards>") -> CardSet:
         top.fail("arcana", f"{tokens} tokens, the limit of the engines is {MAX_ARCANA}")
     if sum(counts[:5]) < 1:
         runes.fail("", "the bag needs runes of at least one colour")
+    if sum(counts) < MIN_RUNES:
+        runes.fail("", f"the bag needs at least {MIN_RUNES} runes (the Altar's 6 and four starting Pyramids), "
+                       f"got {sum(counts)}")
     return CardSet(name=top.get("name", str), runes=counts, egregors=egregors, arcana=arcana, squares=squares,
                    runes_source=runes.get("source", str, "designed", SOURCES),
                    disc_source=disc.get("source", str, "designed", SOURCES), sha256=digest)

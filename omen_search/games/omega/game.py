@@ -1,6 +1,7 @@
 """OMEGA as the tools see it: ``omega`` (two players), ``omega-3`` and ``omega-4``, one game per
 player count (a count is a constant of a game, as its core has one C table per count);
-``--game omega --players-count N`` names them. Only the reference engine plays it so far."""
+``--game omega --players-count N`` names them. Both engines play it: the Cython core
+(``ext/omega/_omega_core.pyx``, the default) and the reference engine."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from omen_search.games.omega.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PL
 class OmegaGame(Game):
     """``omega`` / ``omega-3`` / ``omega-4`` (``docs/rules/omega-the-ritual.md``)."""
 
-    engines = ("reference",)
+    engines = ("core", "reference")
 
     def __init__(self, players: int):
         self.players = players
@@ -48,11 +49,26 @@ class OmegaGame(Game):
     def owns(self, config: Any) -> bool:
         return isinstance(config, Config) and config.players == self.players
 
-    def new_initial_state(self, seed: int = 0, *, engine: str = "reference", cards: CardSet | None = None,
-                          config: Any = None) -> OmegaState:
+    def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: CardSet | None = None,
+                          config: Any = None) -> Any:
         if engine not in self.engines:
-            raise UsageError(f"engine: {self.name} is played by the reference engine only so far, not {engine!r}")
+            raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(self.engines)})")
+        if engine == "core":
+            from omen_search._omega_core import CoreState
+
+            return CoreState.new(seed, cards, self.checked_config(config))
         return OmegaState.new(seed, cards, self.checked_config(config))
+
+    def to_core(self, state: Any) -> Any:
+        """The core state of a reference state: every zone, the step queue and the generator copied,
+        so it has the same future (a position arranged by hand included)."""
+        if hasattr(state, "game_handle"):
+            return state
+        if not isinstance(state, OmegaState):
+            raise UsageError(f"search: {self.name} has no core copy of a {type(state).__name__}")
+        from omen_search._omega_core import CoreState
+
+        return CoreState.from_state(state)
 
     # -- cards
 

@@ -32,6 +32,7 @@ from omen_search.games.omega.notation import Move
 from omen_search.games.omega.observe import observe
 from omen_search.games.omega.rules import (
     ALTAR,
+    AUTO_STEPS,
     BLUE_SQUARES,
     CARRY,
     COLOURS_ON_ONE,
@@ -49,8 +50,6 @@ from omen_search.rng import Rng
 
 N_COLOURS = len(COLOURS)
 ARCANA_STACKS = 6
-# Steps that resolve by themselves (the others wait for a choice).
-AUTO_STEPS = ("turn", "main", "gain", "lose", "bag_rest", "coloured_draw", "end_phase", "endings")
 
 
 class OmegaState:

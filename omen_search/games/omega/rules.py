@@ -22,6 +22,8 @@ PRESTIGE_BONUS = 5  # O-judge-1
 GOLD_POINTS = 2  # O-rune-8
 DEFAULT_MAX_TURNS = 400  # turns of all players before the game is judged as it stands (D-omega-1)
 MAX_TURNS = 2000
+# The steps of a turn that resolve by themselves (the others wait for a choice), on both engines.
+AUTO_STEPS = ("turn", "main", "gain", "lose", "bag_rest", "coloured_draw", "end_phase", "endings")
 
 
 def arcanic_end(players: int) -> int:

@@ -675,3 +675,59 @@ def test_every_legal_move_is_a_distinct_line_of_steps():
         steps = [game.move_steps(m) for m in legal]
         assert len(set(steps)) == len(steps) and all(s[0] == m.verb for s, m in zip(steps, legal))
         state.apply_trusted(legal[rng.below(len(legal))])
+
+
+# ------------------------------------------------------------------------------ observations read back
+
+
+@pytest.mark.parametrize("name", ["omega", "omega-3", "omega-4"])
+def test_an_observation_reads_back_as_a_position_the_seat_sees_the_same(name):
+    """What advise searches from: a state dealt from an observation alone shows its seat the same
+    observation and the same legal moves, on the reference engine and copied to the core."""
+    game = get_game(name)
+    for seed in (1, 2):
+        state = game.new_initial_state(seed, engine="reference")
+        rng = Rng(seed)
+        while not state.is_terminal():
+            if state.ply % 5 == 0:
+                seen = game.observe(state, state.current_player)
+                rebuilt, seat = game.from_observation(json.dumps(seen), root="obs")
+                assert seat == state.current_player and game.observe(rebuilt, seat) == seen
+                assert rebuilt.legal_moves() == state.legal_moves()
+                assert game.observe(game.to_core(rebuilt), seat) == seen
+            legal = state.legal_moves()
+            state.apply_trusted(legal[rng.below(len(legal))])
+
+
+def example_observation() -> dict:
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parent.parent / "docs" / "examples" / "omega-observation.json").read_text())
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda o: o.update(bag=o["bag"] + 1), "obs.bag"),
+    (lambda o: o.update(stack=o["stack"] - 1), "obs.stack"),
+    (lambda o: o["gallery"].append("Nobody"), "obs.gallery[4]: unknown Egregor 'Nobody'"),
+    (lambda o: o["arcana"][0].update(height=o["arcana"][0]["height"] + 2), "obs.arcana"),
+    (lambda o: o["players"][1]["pyramid"].update(hidden=-1), "obs.players[1].pyramid.hidden"),
+    (lambda o: o.update(to_move=1), "obs.to_move"),
+    (lambda o: o["queue"].append({"kind": "fly", "seat": 0}), "obs.queue[0].kind"),
+])
+def test_an_observation_that_does_not_add_up_is_refused_naming_the_field(edit, words):
+    from omen_search.errors import FormatError
+
+    observation = example_observation()
+    edit(observation)
+    with pytest.raises(FormatError, match=words.replace("[", r"\[").replace("]", r"\]")):
+        get_game("omega").from_observation(observation, root="obs")
+
+
+def test_advise_ranks_the_moves_of_a_hand_written_observation(capsys):
+    status, out, err = run(capsys, "advise", "--observation", "docs/examples/omega-observation.json",
+                           "--iterations", "2000", "--json")
+    advice = json.loads(out)
+    assert status == 0 and advice["pov"] == 0 and len(advice["moves"]) >= 3
+    assert all(0 <= m["win_prob"] <= 1 for m in advice["moves"])
+    legal = {str(m) for m in get_game("omega").from_observation(example_observation())[0].legal_moves()}
+    assert {m["move"] for m in advice["moves"]} <= legal

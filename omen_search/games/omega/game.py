@@ -15,6 +15,7 @@ from omen_search.games.omega import render
 from omen_search.games.omega import view as omega_view
 from omen_search.games.omega.cards import CardSet, default_cards, load_cards
 from omen_search.games.omega.notation import Move
+from omen_search.games.omega.positions import state_from_observation
 from omen_search.games.omega.reference import OmegaState
 from omen_search.games.omega.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PLAYER_COUNTS, Config
 
@@ -69,6 +70,9 @@ class OmegaGame(Game):
         from omen_search._omega_core import CoreState
 
         return CoreState.from_state(state)
+
+    def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
+        return state_from_observation(observation, cards or default_cards(), root)
 
     # -- cards
 

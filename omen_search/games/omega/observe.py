@@ -54,7 +54,8 @@ def observe(state: Any, player: int) -> dict[str, Any]:
         "active": state.active,
         "phase": state.phase,
         "to_move": state.current_player,
-        "step": _step(state),
+        "step": step_json(state, state.todo[0]) if state.todo else None,
+        "queue": [step_json(state, step) for step in state.todo],
         "this_turn": {
             "gained": name(state.gained) if state.gained is not None else None,
             "disowned": state.disowned,
@@ -74,26 +75,31 @@ def observe(state: Any, player: int) -> dict[str, Any]:
     }
 
 
-def _step(state: Any) -> dict[str, Any] | None:
-    """The choice waiting inside the queue (None: a Main-phase move, or the game is over)."""
-    if not state.todo:
-        return None
-    step = state.todo[0]
-    kind, seat = step[0], step[1]
-    out: dict[str, Any] = {"kind": kind, "seat": seat}
-    cards = state.cards
+def step_json(state: Any, step: tuple) -> dict[str, Any]:
+    """One step of ``state``'s queue (the reference engine's tuple) as JSON: what the rules do
+    next, all of it public (a rune drawn from the bag is drawn when its step comes), with the runes
+    still on an Egregor being lost. ``positions`` reads it back."""
+    kind, cards = step[0], state.cards
+    name = lambda c: cards.egregors[c].name  # noqa: E731
+    if kind == "bag_rest":
+        return {"kind": kind, "egregor": name(step[1]), "how": step[2], "runes": runes(state.carried[step[1]])}
+    out: dict[str, Any] = {"kind": kind, "seat": step[1]}
     if kind in ("proliferate", "lightning"):
-        out["egregor"] = cards.egregors[step[2]].name
+        out["egregor"] = name(step[2])
     elif kind == "keep":
-        out.update(egregor=cards.egregors[step[2]].name, left=step[3], from_kind=KINDS[step[4]])
+        out.update(egregor=name(step[2]), left=step[3], from_kind=KINDS[step[4]], runes=runes(state.carried[step[2]]))
     elif kind == "cycle":
-        out.update(left=step[2], colour=KINDS[step[3]] if step[3] is not None else None,
-                   after=list(step[4]))
+        out.update(left=step[2], colour=KINDS[step[3]] if step[3] is not None else None, after=list(step[4]))
     elif kind == "key":
-        out.update(keys=[cards.egregors[c].name for c in step[2]],
-                   revealed=[cards.egregors[c].name for c in step[3]],
-                   chosen=[cards.egregors[c].name for c in sorted(step[4])])
+        out.update(keys=[name(c) for c in step[2]], revealed=[name(c) for c in step[3]],
+                   chosen=[name(c) for c in sorted(step[4])])
     elif kind == "reveal":
-        out.update(action=step[2], egregor=cards.egregors[step[3]].name,
+        out.update(action=step[2], egregor=name(step[3]),
                    first=[KINDS[step[4][0]], step[4][1]] if step[4] is not None else None)
+    elif kind == "gain":
+        out.update(egregor=name(step[2]), runes=runes(list(step[3])), how=step[4])
+    elif kind == "lose":
+        out.update(egregor=name(step[2]), how=step[3])
+    elif kind == "coloured_draw":
+        out["colour"] = KINDS[step[2]]
     return out

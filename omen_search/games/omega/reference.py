@@ -87,6 +87,7 @@ class OmegaState:
         self.phase = "setup"
         self.todo: list[tuple] = []
         self.moves: list[Move] = []
+        self.first_ply = 0  # the plies before this state's moves (a position read from an observation)
         self._history: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ set-up
@@ -121,7 +122,7 @@ class OmegaState:
 
     @property
     def ply(self) -> int:
-        return len(self.moves)
+        return self.first_ply + len(self.moves)
 
     @property
     def players(self) -> int:

@@ -13,10 +13,8 @@ player picks the next small move (summon, capture, place, pair, black, mask, pow
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from omen_search.errors import IllegalMoveError, NotationError
 from omen_search.games.omega.cards import (
     BLACK,
     BLUE,
@@ -47,13 +45,17 @@ from omen_search.games.omega.rules import (
     arcanic_end,
 )
 from omen_search.rng import Rng
+from omen_search.step_queue import StepQueueState
 
 N_COLOURS = len(COLOURS)
 ARCANA_STACKS = 6
 
 
-class OmegaState:
+class OmegaState(StepQueueState):
     """A game of OMEGA on the reference engine. ``OmegaState.new(seed, cards, config)`` deals one."""
+
+    MOVE = Move
+    AUTO_STEPS = AUTO_STEPS
 
     def __init__(self, cards: CardSet, config: Config, seed: int):
         self.cards = cards
@@ -87,7 +89,6 @@ class OmegaState:
         self.phase = "setup"
         self.todo: list[tuple] = []
         self.moves: list[Move] = []
-        self.first_ply = 0  # the plies before this state's moves (a position read from an observation)
         self._history: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ set-up
@@ -121,65 +122,8 @@ class OmegaState:
     # ------------------------------------------------------------------ the State interface
 
     @property
-    def ply(self) -> int:
-        return self.first_ply + len(self.moves)
-
-    @property
     def players(self) -> int:
         return self.n
-
-    @property
-    def current_player(self) -> int:
-        if self.phase == "over":
-            return -1
-        return self.todo[0][1] if self.todo else self.active
-
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
-
-    def legal_moves(self) -> list[Move]:
-        if self.phase == "over":
-            return []
-        if self.todo:
-            return self._step_moves(self.todo[0])
-        return self._main_moves()
-
-    def apply(self, move: Move | str) -> None:
-        """The checked door: ``move`` (or its text) must be legal here; raises
-        :class:`IllegalMoveError` naming the move, the player and the ply, changing nothing."""
-        if isinstance(move, str):
-            try:
-                move = Move.parse(move)
-            except NotationError as exc:
-                raise IllegalMoveError(f"ply {self.ply}: {exc}") from None
-        legal = self.legal_moves()
-        if move not in legal:
-            who = f"seat {self.current_player}" if self.phase != "over" else "nobody (the game is over)"
-            raise IllegalMoveError(f"ply {self.ply}: {move} is not legal for {who} here")
-        self.apply_trusted(move)
-
-    def apply_trusted(self, move: Move) -> None:
-        self._history.append(self._snapshot())
-        self.moves.append(move)
-        if self.todo:
-            self._resolve(self.todo.pop(0), move)
-        else:
-            self._main(move)
-        self._run()
-
-    def undo(self) -> Move:
-        if not self._history:
-            raise IndexError("undo: no move to take back")
-        move = self.moves.pop()
-        self.__dict__.update(self._history.pop())
-        return move
-
-    def clone(self) -> OmegaState:
-        other = copy.copy(self)
-        other.__dict__.update(self._snapshot())
-        other.moves = list(self.moves)
-        other._history = list(self._history)  # snapshots are never changed, so they can be shared
-        return other
 
     def _snapshot(self) -> dict[str, Any]:
         """A copy of everything a move can change (steps are tuples of numbers and frozensets)."""
@@ -287,25 +231,6 @@ class OmegaState:
         return next((p for p in range(self.n) if card in self.controlled[p]), None)
 
     # ------------------------------------------------------------------ the step queue
-
-    def _run(self) -> None:
-        """Resolve steps until a player must choose (or the game is over)."""
-        while self.todo:
-            step = self.todo[0]
-            if step[0] in AUTO_STEPS:
-                self.todo.pop(0)
-                getattr(self, f"_step_{step[0]}")(*step[1:])
-                continue
-            moves = self._step_moves(step)
-            if len(moves) > 1:
-                return
-            self.todo.pop(0)
-            if moves:  # a choice with one outcome is made for the player (D-omega-2)
-                self._resolve(step, moves[0])
-
-    def _push(self, *steps: tuple) -> None:
-        """Put steps at the front of the queue, in order: they happen at once (O-arcana-1)."""
-        self.todo[0:0] = list(steps)
 
     def _step_turn(self, player: int) -> None:
         """A turn begins: its Upkeep (O-upkeep-1), then the Draw (O-draw-1) and the Main phase."""
@@ -635,7 +560,7 @@ class OmegaState:
             return False
         return self.runes_on(card) < CARRY and self.mask[victim] != card and len(self.controlled[victim]) > 1
 
-    def _main_moves(self) -> list[Move]:
+    def _turn_moves(self) -> list[Move]:
         """The active player's Main-phase moves, in this order: summon, capture, place, pair, black,
         mask, power, disown, end."""
         p = self.active
@@ -676,7 +601,7 @@ class OmegaState:
             moves.append(Move("end"))
         return moves
 
-    def _main(self, move: Move) -> None:
+    def _turn_move(self, move: Move) -> None:
         p = self.active
         verb = move.verb
         if verb in ("summon", "capture"):

@@ -13,16 +13,16 @@ empty in an Action phase, the active player picks the next action.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, replace
 from typing import Any
 
-from omen_search.errors import IllegalMoveError, NotationError, UsageError
+from omen_search.errors import UsageError
 from omen_search.games.omnia.cards import Card, CardSet, Cost, default_cards
 from omen_search.games.omnia.notation import Move
 from omen_search.games.omnia.observe import observe
 from omen_search.games.omnia.rules import HAND, SHOP_ROW, START_LIFE, Config, default_flavors
 from omen_search.rng import Rng
+from omen_search.step_queue import StepQueueState
 
 # Steps that resolve by themselves (the others wait for a choice).
 AUTO_STEPS = ("turn", "window", "put", "resolve", "strike", "effect", "settle", "to_discard", "cleanup", "draw_phase")
@@ -45,8 +45,11 @@ class Item:
     cancelled: bool = False
 
 
-class OmniaState:
+class OmniaState(StepQueueState):
     """A game of OMNIA on the reference engine. ``OmniaState.new(seed, cards, config)`` deals one."""
+
+    MOVE = Move
+    AUTO_STEPS = AUTO_STEPS
 
     def __init__(self, cards: CardSet, config: Config, seed: int):
         self.cards = cards
@@ -124,64 +127,8 @@ class OmniaState:
     # ------------------------------------------------------------------ the State interface
 
     @property
-    def ply(self) -> int:
-        return len(self.moves)
-
-    @property
     def players(self) -> int:
         return self.n
-
-    @property
-    def current_player(self) -> int:
-        if self.phase == "over":
-            return -1
-        return self.todo[0][1] if self.todo else self.active
-
-    def is_terminal(self) -> bool:
-        return self.phase == "over"
-
-    def legal_moves(self) -> list[Move]:
-        if self.phase == "over":
-            return []
-        if self.todo:
-            return self._step_moves(self.todo[0])
-        return self._action_moves()
-
-    def apply(self, move: Move | str) -> None:
-        """The checked door: ``move`` (or its text) must be legal here; raises
-        :class:`IllegalMoveError` naming the move, the player and the ply, changing nothing."""
-        if isinstance(move, str):
-            try:
-                move = Move.parse(move)
-            except NotationError as exc:
-                raise IllegalMoveError(f"ply {self.ply}: {exc}") from None
-        if move not in self.legal_moves():
-            who = f"seat {self.current_player}" if self.phase != "over" else "nobody (the game is over)"
-            raise IllegalMoveError(f"ply {self.ply}: {move} is not legal for {who} here")
-        self.apply_trusted(move)
-
-    def apply_trusted(self, move: Move) -> None:
-        self._history.append(self._snapshot())
-        self.moves.append(move)
-        if self.todo:
-            self._resolve(self.todo.pop(0), move)
-        else:
-            self._action(move)
-        self._run()
-
-    def undo(self) -> Move:
-        if not self._history:
-            raise IndexError("undo: no move to take back")
-        move = self.moves.pop()
-        self.__dict__.update(self._history.pop())
-        return move
-
-    def clone(self) -> OmniaState:
-        other = copy.copy(self)
-        other.__dict__.update(self._snapshot())
-        other.moves = list(self.moves)
-        other._history = list(self._history)  # snapshots are never changed, so they can be shared
-        return other
 
     def determinized(self, player: int, seed: int) -> OmniaState:
         """A copy with everything ``player`` cannot see dealt again from ``seed`` (docs/rules/omnia.md,
@@ -385,27 +332,6 @@ class OmniaState:
         assert min(pool) >= 0, "paid more than the pool held"
 
     # ------------------------------------------------------------------ the step queue
-
-    def _run(self) -> None:
-        """Resolve steps until a player must choose (or the game is over)."""
-        while self.todo and self.phase != "over":
-            step = self.todo[0]
-            if step[0] in AUTO_STEPS:
-                self.todo.pop(0)
-                getattr(self, f"_step_{step[0]}")(*step[1:])
-                continue
-            moves = self._step_moves(step)
-            if len(moves) > 1:
-                return
-            self.todo.pop(0)
-            if moves:  # a choice with one outcome is made for the player (D-omnia-2)
-                self._resolve(step, moves[0])
-        if self.phase == "over":
-            self.todo = []
-
-    def _push(self, *steps: tuple) -> None:
-        """Put steps at the front of the queue, in order."""
-        self.todo[0:0] = list(steps)
 
     def _new_item(self, kind: str, player: int, card: int, **fields: Any) -> Item:
         self.uid += 1
@@ -781,7 +707,7 @@ class OmniaState:
 
     # ------------------------------------------------------------------ the Action phase
 
-    def _action_moves(self) -> list[Move]:
+    def _turn_moves(self) -> list[Move]:
         """The active player's actions with the Flow empty, in this order: source, play, prime, buy,
         activate and cast, attack, end."""
         p = self.active
@@ -816,7 +742,7 @@ class OmniaState:
         cost = self.card(c).cost if c is not None else None
         return cost is not None and self.can_pay(player, cost, False)
 
-    def _action(self, move: Move) -> None:
+    def _turn_move(self, move: Move) -> None:
         p = self.active
         verb = move.verb
         if verb == "source":  # N-source-1: a special action, off the Flow

@@ -107,6 +107,22 @@ def _add_game_flag(p: argparse.ArgumentParser, help: str | None = None) -> None:
     """``--game NAME``, a registered game (``omen-search games`` lists them), default :data:`DEFAULT_GAME`."""
     p.add_argument("--game", choices=[g.name for g in all_games()], default=DEFAULT_GAME,
                    help=help or "; ".join(f"{g.name}: {g.title}" for g in all_games()) + f" (default {DEFAULT_GAME})")
+    for game in all_games():
+        if game.variant_of is not None:
+            base, flag = game.variant_of
+            p.add_argument(f"--{flag}", dest=f"variant_{flag}", action="store_true",
+                           help=f"with --game {base}: {game.title} (the same as --game {game.name})")
+
+
+def _variant(args: argparse.Namespace) -> None:
+    """``--game BASE --FLAG`` as the variant's own name (:attr:`Game.variant_of`); the flag with another
+    game is a :class:`UsageError` naming both."""
+    for game in all_games():
+        if game.variant_of is not None and getattr(args, f"variant_{game.variant_of[1]}", False):
+            base, flag = game.variant_of
+            if args.game not in (base, game.name):
+                raise UsageError(f"--{flag}: a variant of --game {base}, not of --game {args.game}")
+            args.game = game.name
 
 
 def _add_options(p: argparse.ArgumentParser, only: Sequence[str] | None = None) -> None:
@@ -724,6 +740,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_streams()
     try:
         args = build_parser().parse_args(argv)
+        _variant(args)
         return args.func(args)
     except OmenError as exc:
         print(f"omen-search: error: {exc}", file=sys.stderr)

@@ -96,6 +96,10 @@ class Game(ABC):
         """The game's name in a banner line."""
         return self.title
 
+    # a variant the command line also names as another game and a flag: ("reign-of-war", "melee")
+    # makes ``--game reign-of-war --melee`` this game (None: only ``--game NAME``)
+    variant_of: tuple[str, str] | None = None
+
     # ------------------------------------------------------------------ seats
 
     automaton: str | None = None  # the name of a seat the rules play by themselves (the solo Heir)

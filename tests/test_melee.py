@@ -8,6 +8,7 @@ plays on both engines (each is a draft and four table games, about 750 plies).
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -296,3 +297,24 @@ def test_ismcts_searches_a_grand_melee_draft_and_table_for_the_player_to_move():
     walk(state, 1, until=lambda s: s.phase == "table")
     result = ismcts(state, Limit(iterations=300), seed=2, mo=True)
     assert result.best in state.legal_moves()
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def test_melee_flag_plays_reign_of_war_as_the_grand_melee(capsys):
+    from tests.cli_helper import run
+
+    args = ("play", "--players", "random,random,random,random", "--seed", "4", "--json")
+    status, alias, _ = run(capsys, *args, "--game", "reign-of-war", "--melee")
+    assert status == 0
+    status, named, _ = run(capsys, *args, "--game", "reign-of-war-melee")
+    assert status == 0 and json.loads(alias) == json.loads(named)
+    assert sorted(json.loads(alias)["scores"]) == [0, 1, 1, 2]
+
+
+def test_melee_flag_with_another_game_is_refused_in_one_line(capsys):
+    from tests.cli_helper import assert_one_line_error, run
+
+    assert_one_line_error(*run(capsys, "play", "--game", "heir", "--melee", "--players", "random,random"),
+                          "--melee", "reign-of-war", "heir")

@@ -15,7 +15,7 @@ from omen_search.games.reign import render as reign_render
 from omen_search.games.reign.game import ReignCards
 from omen_search.games.reign.cards import CardSet, default_cards
 from omen_search.games.reign.heuristic import evaluate as table_evaluate
-from omen_search.games.reign.rules import DEFAULT_MAX_TURNS
+from omen_search.games.reign.rules import DEFAULT_MAX_TURNS, GAME as REIGN_GAME
 from omen_search.rng import Rng
 
 HIDDEN_MOVE = "(hidden move)"  # a move at the other table, or a face-down choice, as a seat sees it
@@ -42,6 +42,7 @@ class MeleeGame(ReignCards, Game):
     short_title = "Omen: A Reign of War — Grand Melee"
     identifier = "reign_melee"  # type: ignore[assignment]
     players = PLAYERS
+    variant_of = (REIGN_GAME, "melee")  # omen-search play --game reign-of-war --melee
     options = (
         Option("emissary", "play the Emissary of War variant", False, (False, True)),
         Option("catch_up", "the optional catch-up wealth actions, R-wealth-4", False, (False, True)),

@@ -536,7 +536,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "`omen-search replay FILE` checks it and `omen-search analyze FILE` reviews it.")
     p.add_argument("--players", default="random,random",
                    help=f"one player per seat, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
-                        "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (default random,random)")
+                        "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1; table=random|first|greedy "
+                        "makes a bot only draft, e.g. ismcts:iterations=500,table=greedy (default random,random)")
     _add_game(p)
     p.add_argument("--engine", choices=ENGINES, help="rules engine (default: core, or the game's only engine)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE (with a human player: "

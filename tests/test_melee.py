@@ -318,3 +318,32 @@ def test_melee_flag_with_another_game_is_refused_in_one_line(capsys):
 
     assert_one_line_error(*run(capsys, "play", "--game", "heir", "--melee", "--players", "random,random"),
                           "--melee", "reign-of-war", "heir")
+
+
+# ------------------------------------------------------------------ a drafter (table=KIND)
+
+
+def test_a_bot_with_table_kind_drafts_itself_and_leaves_the_table_games_to_that_kind():
+    from omen_search.bots import make_bot
+
+    bot = make_bot("random:table=first", 3, MELEE)
+    assert bot.name == "random,table=first"
+    state = new("core", 8)
+    drafted_first = []
+    while not state.is_terminal() and state.ply < 120:
+        moves = state.legal_moves()
+        move = bot.choose(state)
+        if state.phase == "draft":
+            drafted_first.append(move == moves[0])
+        else:
+            assert move == moves[0]  # the table bot: first legal move
+        state.apply(move)
+    assert len(drafted_first) == DRAFT_PICKS and not all(drafted_first)  # the drafter: at random
+
+
+def test_a_table_kind_that_searches_or_is_unknown_is_refused_naming_it():
+    from omen_search.bots import make_bot
+
+    for spec in ("ismcts:table=ismcts", "greedy:table=human", "human:table=greedy"):
+        with pytest.raises(UsageError, match="table"):
+            make_bot(spec, 0, MELEE)

@@ -347,3 +347,32 @@ def test_a_table_kind_that_searches_or_is_unknown_is_refused_naming_it():
     for spec in ("ismcts:table=ismcts", "greedy:table=human", "human:table=greedy"):
         with pytest.raises(UsageError, match="table"):
             make_bot(spec, 0, MELEE)
+
+
+# ------------------------------------------------------------------ matches of four bots
+
+
+def test_a_melee_match_rotates_four_bots_and_a_cut_file_resumes_to_the_same_totals(capsys, tmp_path):
+    from omen_search.match import read_results
+    from tests.cli_helper import run
+
+    bots = ("random:table=first", "random", "first", "random:table=greedy")
+    args = ("match", "--game", "reign-of-war", "--melee", *bots, "--games", "8", "--seed", "5", "--quiet", "--json")
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    status, out, _ = run(capsys, *args, "--out", str(whole))
+    assert status == 0
+    totals = json.loads(out)
+    assert [b["bot"] for b in totals["by_bot"]] == list(bots) and totals["sets"] == 2
+    assert abs(sum(b["score"] for b in totals["by_bot"]) - 2) < 1e-9  # each game's places sum to 2 (D-melee-3)
+    for b in totals["by_bot"]:
+        assert 0 <= b["score_low"] <= b["score"] <= b["score_high"] <= 1 and b["win_low"] <= b["win_rate"] <= b["win_high"]
+    lines = read_results(whole)
+    for line in lines:  # every bot in every seat of a deal once (seat rotation, not seat swap)
+        assert line["bot_seats"] == [(j + line["rotation"]) % 4 for j in range(4)]
+    kept = whole.read_text().splitlines()[:4]  # the header and three games: a killed run
+    cut.write_text("\n".join(kept) + "\n")
+    status, resumed, _ = run(capsys, *args, "--out", str(cut), "--resume")
+    assert status == 0 and json.loads(resumed) == totals
+    args = tuple(a for a in args if a != "--json")
+    status, text, _ = run(capsys, *args, "--out", str(cut), "--resume")  # nothing left to play: the summary
+    assert status == 0 and "scores sum to 200%, an even share is 50.0%" in text

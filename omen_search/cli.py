@@ -503,12 +503,17 @@ def cmd_balance(args: argparse.Namespace) -> int:
     from omen_search.match import MatchOptions, MatchSetup
 
     specs = split_players(args.bots)
-    if len(specs) not in (1, 2):
-        raise UsageError(f"--bots: one bot spec, or two separated by a comma, got {args.bots!r}")
+    seats = len(get_game(args.game).deciding_seats)
+    if seats > 2 and len(specs) in (1, seats):  # a game of N seats: N bots, rotated through the seats
+        bots = tuple(specs * seats if len(specs) == 1 else specs)
+    elif len(specs) in (1, 2):
+        bots = (specs[0], specs[-1])
+    else:
+        raise UsageError(f"--bots: one bot spec, or two separated by a comma{f', or {seats}' if seats > 2 else ''}, "
+                         f"got {args.bots!r}")
     if args.html:
         check_output(args.html, "--html")
-    setup = MatchSetup(a=specs[0], b=specs[-1], seed=args.seed, cards=args.cards, game=args.game,
-                       options=_option_values(args))
+    setup = MatchSetup(bots=bots, seed=args.seed, cards=args.cards, game=args.game, options=_option_values(args))
     report = run_balance(setup, MatchOptions(games=args.games, workers=args.workers, progress=not args.quiet),
                          args.ablate)
     if args.html:
@@ -670,7 +675,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_games, default=200, help="games to play, in seat-swapped pairs (default 200)")
     p.add_argument("--bots", default="greedy",
                    help="one bot spec for both seats, or two (A,B) separated by a comma, e.g. greedy or "
-                        "ismcts:iterations=500,greedy (default greedy)")
+                        "ismcts:iterations=500,greedy; a game of N > 2 seats takes one for every seat or N, "
+                        "rotated through the seats (default greedy)")
     p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
     p.add_argument("--workers", type=_workers, default=1, help="processes (default 1)")
     p.add_argument("--ablate", action="append", default=[], metavar="NAME",

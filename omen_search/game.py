@@ -323,6 +323,11 @@ class Game(ABC):
         counts the cards each seat played."""
         return None
 
+    def card_drafted(self, move: Any) -> str | None:
+        """The card (or design stack) a draft pick takes, by name (``None`` for any other move): the
+        balance report's draft-pick win rates."""
+        return None
+
     def cards_held(self, state: Any, seat: int) -> set[str]:
         """The names of the cards in a seat's hand: the balance report counts the cards drawn."""
         return set()

@@ -214,6 +214,7 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
     started = time.perf_counter()
     track = setup.track_cards
     played: list[set[str]] = [set() for _ in range(game.players)]
+    drafted: list[list[str]] = [[] for _ in range(game.players)]  # in pick order
     # the opening hand counts as drawn
     drawn = [set(game.cards_held(state, seat)) if track else set() for seat in range(game.players)]
     while not state.is_terminal():
@@ -221,10 +222,13 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
         assert seat in bots, "an automaton never has a decision to make"
         move = bots[seat].choose(state)
         card = game.card_played(move) if track else None
+        pick = game.card_drafted(move) if track else None
         state.apply(move)
         if track:
             if card is not None:
                 played[seat].add(card)
+            if pick is not None:
+                drafted[seat].append(pick)
             for other in range(game.players):
                 drawn[other] |= game.cards_held(state, other)
     winner = winner_of(state)
@@ -244,6 +248,8 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
     if track:
         line["played"] = [sorted(s) for s in played]
         line["drawn"] = [sorted(s) for s in drawn]
+        if any(drafted):
+            line["drafted"] = drafted
     if setup.records:
         write_record(Path(setup.records) / f"game-{index:06d}.json", make_record(state, specs, game), "records")
     return line

@@ -376,3 +376,32 @@ def test_a_melee_match_rotates_four_bots_and_a_cut_file_resumes_to_the_same_tota
     args = tuple(a for a in args if a != "--json")
     status, text, _ = run(capsys, *args, "--out", str(cut), "--resume")  # nothing left to play: the summary
     assert status == 0 and "scores sum to 200%, an even share is 50.0%" in text
+
+
+# ------------------------------------------------------------------ the balance report
+
+
+def test_the_balance_report_of_a_melee_gives_each_stacks_draft_pick_win_rate():
+    from omen_search.balance import balance_report, format_text, render_html
+    from omen_search.match import MatchOptions, MatchSetup, run_match
+
+    setup = MatchSetup(bots=("random",) * 4, seed=2, game="reign-of-war-melee", track_cards=True)
+    options = MatchOptions(games=8, lines=[])
+    run_match(setup, options)
+    lines = options.lines
+    assert all(len(g["drafted"][s]) == 10 for g in lines for s in range(4))  # 10 stacks each, in pick order
+    report = balance_report(setup, lines)
+    assert report["seats"] == 4 and report["bots"] == ["random"] * 4
+    assert sum(r["wins"] for r in report["by_seat"]) == 8  # one winner a Grand Melee
+    drafted = {c["name"]: c["drafted"] for c in report["by_card"]}
+    assert sum(d["n"] for d in drafted.values()) == 8 * 40  # 40 stacks drafted a melee (R-melee-4)
+    assert sum(d["wins"] for d in drafted.values()) == 8 * 10  # the winner's ten stacks
+    for name, d in drafted.items():
+        taken = [(g, s) for g in lines for s in range(4) if name in g["drafted"][s]]
+        assert d["n"] == len(taken) and d["wins"] == sum(g["winner"] == s for g, s in taken)
+        if taken:
+            assert d["mean_pick"] == sum(g["drafted"][s].index(name) + 1 for g, s in taken) / len(taken)
+            assert d["flag"] == (not d["low"] <= 0.25 <= d["high"])  # against an even 25%
+    text = format_text(report)
+    assert "Cards when drafted: win rate of the 32 seats that drafted the card" in text and "vs 25" in text
+    assert "drafted" in render_html(report) and "vs 25%" in render_html(report)

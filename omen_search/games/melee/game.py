@@ -12,13 +12,14 @@ from omen_search.games.melee.reference import MeleeState
 from omen_search.games.melee.rules import DRAFT, GAME, MATCH_CARDS, PLAYERS, MeleeConfig, TableResult
 from omen_search.games.reign import positions as reign_positions
 from omen_search.games.reign import render as reign_render
-from omen_search.games.reign.game import ReignCards
+from omen_search.games.reign.game import ReignCards, ReignGame
 from omen_search.games.reign.cards import CardSet, default_cards
 from omen_search.games.reign.heuristic import evaluate as table_evaluate
 from omen_search.games.reign.rules import DEFAULT_MAX_TURNS, GAME as REIGN_GAME
 from omen_search.rng import Rng
 
 HIDDEN_MOVE = "(hidden move)"  # a move at the other table, or a face-down choice, as a seat sees it
+DRAFT_VERBS = ("draft", "pick")  # a design stack (R-melee-4), a card of a pack (R-sdraft-1)
 WIN_VALUE = 100.0  # the greedy bot's worth of a Victory card, above any table game's evaluation
 
 
@@ -127,6 +128,11 @@ class MeleeGame(ReignCards, Game):
         return table.pending.kind if table is not None and table.pending is not None else "none"
 
     # -- for the tools
+
+    card_played = ReignGame.card_played  # a table move plays a card as in Reign of War
+
+    def card_drafted(self, move: Any) -> str | None:
+        return move.card if move.verb in DRAFT_VERBS else None
 
     def cards_held(self, state: Any, seat: int) -> set[str]:
         """The unit cards in ``seat``'s hand at the table game in play (none away from it)."""

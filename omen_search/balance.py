@@ -371,7 +371,7 @@ def _views(report: dict[str, Any]) -> list[tuple[str, str, str]]:
 def _even(report: dict[str, Any]) -> tuple[int, float, str]:
     """The report's seats a game, the even win rate (½ of two seats, 1/N of N) and it as text."""
     seats = report.get("seats", 2)
-    return seats, 1 / seats, f"{100 / seats:g}%"
+    return seats, 1 / seats, f"{100 / seats:.1f}".removesuffix(".0") + "%"
 
 
 def _chance_note(report: dict[str, Any]) -> str:

@@ -504,13 +504,15 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
     specs = split_players(args.bots)
     seats = len(get_game(args.game).deciding_seats)
-    if seats > 2 and len(specs) in (1, seats):  # a game of N seats: N bots, rotated through the seats
+    if seats > 2:  # a game of N seats: N bots, rotated through the seats
+        if len(specs) not in (1, seats):
+            raise UsageError(f"--bots: {args.game} has {seats} seats: one bot spec for all, or {seats} separated "
+                             f"by commas, got {args.bots!r}")
         bots = tuple(specs * seats if len(specs) == 1 else specs)
     elif len(specs) in (1, 2):
         bots = (specs[0], specs[-1])
     else:
-        raise UsageError(f"--bots: one bot spec, or two separated by a comma{f', or {seats}' if seats > 2 else ''}, "
-                         f"got {args.bots!r}")
+        raise UsageError(f"--bots: one bot spec, or two separated by a comma, got {args.bots!r}")
     if args.html:
         check_output(args.html, "--html")
     setup = MatchSetup(bots=bots, seed=args.seed, cards=args.cards, game=args.game, options=_option_values(args))

@@ -405,3 +405,25 @@ def test_the_balance_report_of_a_melee_gives_each_stacks_draft_pick_win_rate():
     text = format_text(report)
     assert "Cards when drafted: win rate of the 32 seats that drafted the card" in text and "vs 25" in text
     assert "drafted" in render_html(report) and "vs 25%" in render_html(report)
+
+
+# ------------------------------------------------------------------ advice for a drafter
+
+
+def test_advise_ranks_a_drafters_picks_from_their_observation_alone():
+    from omen_search.advisor import Advisor
+    from omen_search.errors import FormatError
+
+    state = new("core", 3)
+    walk(state, 3, until=lambda s: s.ply == 6)
+    seat = state.current_player
+    observation = state.observation(seat)
+    assert [c for q, c in enumerate(observation["match"]) if q != seat] == [None] * 3  # hidden match cards
+    advice = Advisor(Limit(iterations=400), seed=1).advise(observation)
+    assert advice.pov == seat
+    assert sorted(str(m.move) for m in advice.moves) == sorted(str(m) for m in state.legal_moves())
+    assert all(m.move.verb == "draft" for m in advice.moves) and sum(m.visits for m in advice.moves) == 400
+    again = Advisor(Limit(iterations=400), seed=1).advise(json.dumps(observation))
+    assert [str(m.move) for m in again.moves] == [str(m.move) for m in advice.moves]  # reproducible
+    with pytest.raises(FormatError, match="observation.player"):
+        Advisor(Limit(iterations=50)).advise(state.observation((seat + 1) % 4))

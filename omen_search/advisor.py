@@ -5,9 +5,11 @@ The advisor searches from the *observation* of the player who decides (a record 
 first turned into it), so advice never depends on cards the player could not see. The search is
 ISMCTS (:mod:`omen_search.search`); on top of its root statistics the advisor adds
 
-* a 95% Wilson interval on each move's win probability (over the move's iterations);
-* ``best_share``: in how many of a fresh set of determinisations the move was the best one, by
-  random games played after each candidate in each of them — robustness to the hidden cards;
+* a 95% interval on each move's win probability that holds the search's own error: the search is
+  run as :data:`BATCHES` independent searches (their root statistics added up, as in root
+  parallelism), and the interval comes from how far they disagree (:func:`~omen_search.stats.batch_interval`);
+* ``separated``: whether the two most visited moves' intervals are apart, i.e. whether the budget
+  was enough to tell the best move from the next;
 * ``pv``: the most visited line after the move, every seat's moves shown as the table sees them;
 * the game's outlook after the best move (Heir: for each city with reward tiles, the probability
   that the player wins the next war there and the reward tiles they can expect to take from it).
@@ -33,16 +35,13 @@ from omen_search.jsonio import parse_json
 from omen_search.limits import WORKERS, check_int
 from omen_search.records import RECORD_FORMAT, record_game, replay
 from omen_search.rng import MASK64, Rng
-from omen_search.search import Limit, MoveStats, new_searches, root_result
-from omen_search.stats import wilson
+from omen_search.search import DEFAULT_MAX_NODES, Limit, MoveStats, new_searches, root_result
+from omen_search.stats import batch_interval
 
 Algorithm = Literal["ismcts", "ismcts-mo"]
 ALGORITHMS: tuple[Algorithm, ...] = ("ismcts", "ismcts-mo")
 PV_DEPTH = 8
-ROBUSTNESS_WORLDS = 24  # determinisations behind best_share
-ROBUSTNESS_MOVES = 6  # the most visited moves that best_share is measured for (the rest get 0)
-ROBUSTNESS_BUDGET = 0.2  # its random games, as a share of the search's iterations ...
-SEARCH_SHARE = 1 / (1 + ROBUSTNESS_BUDGET)  # ... so the search gets this share of a time budget
+BATCHES = 8  # independent searches behind every advice (more if more workers): their spread is the interval
 SLICE = 0.25  # seconds: the search runs in slices this long at most, so a stop is never lost for long
 
 
@@ -58,12 +57,12 @@ class PvStep:
 class MoveAdvice:
     """One candidate move, every value from the asking player's point of view.
 
-    ``win_prob`` is the share of the move's search iterations that the player won, with its 95%
-    Wilson interval ``win_prob_low`` … ``win_prob_high``; ``vp_margin`` the mean of (the player's
-    points − the best other seat's) at the end of those games and ``vp_stdev`` its standard deviation;
-    ``best_share`` the share of fresh determinisations in which the move was the best (robustness
-    to the hidden cards); ``pv`` the move and the most visited line after it. A forced move is not
-    searched: its values are NaN and its ``best_share`` is 1."""
+    ``win_prob`` is the share of the move's search iterations that the player won, over all the
+    independent searches, with its 95% interval ``win_prob_low`` … ``win_prob_high`` (from the
+    searches' spread: :func:`~omen_search.stats.batch_interval`); ``vp_margin`` the mean of (the
+    player's points − the best other seat's) at the end of those games and ``vp_stdev`` its standard
+    deviation; ``pv`` the move and the most visited line after it. A forced move is not searched:
+    its values are NaN."""
 
     move: Any
     visits: int
@@ -72,16 +71,16 @@ class MoveAdvice:
     win_prob_high: float
     vp_margin: float
     vp_stdev: float
-    best_share: float
     pv: tuple[PvStep, ...]
 
 
 @dataclass(frozen=True)
 class Advice:
-    """The advisor's answer: moves ranked best first (most visited), and how much work stands
-    behind it: search ``iterations`` and ``determinizations`` (one per iteration, plus those behind
-    ``best_share``), ``elapsed`` seconds, and ``tree_full`` when a search tree reached its node cap.
-    ``outlook`` is what the game's statistics say of the game ahead after the best move (the game's
+    """The advisor's answer for the player ``pov`` at ``ply``: moves ranked best first (most
+    visited), ``separated`` when the two most visited moves' intervals do not overlap (or the move
+    is forced), and how much work stands behind it: search ``iterations`` and ``determinizations``
+    (one per iteration), ``elapsed`` seconds, and ``tree_full`` when a search tree reached its node
+    cap. ``outlook`` is what the game's statistics say of the game ahead after the best move (the game's
     :meth:`~omen_search.game.Game.outlook`), written under ``outlook_key`` (Heir: ``war_outlook``)."""
 
     pov: int
@@ -89,6 +88,8 @@ class Advice:
     determinizations: int
     elapsed: float
     moves: tuple[MoveAdvice, ...]
+    separated: bool = True
+    ply: int = 0
     outlook: tuple[Any, ...] = ()
     tree_full: bool = False
     outlook_key: str | None = None
@@ -104,9 +105,10 @@ class Advice:
         moves = self.moves[:top] if top else self.moves
         out: dict[str, Any] = {
             "pov": self.pov, "iterations": self.iterations, "determinizations": self.determinizations,
+            "separated": self.separated,
             "moves": [{"move": str(m.move), "visits": m.visits, "win_prob": _num(m.win_prob),
                        "win_prob_low": _num(m.win_prob_low), "win_prob_high": _num(m.win_prob_high),
-                       "vp_margin": _num(m.vp_margin), "best_share": _num(m.best_share),
+                       "vp_margin": _num(m.vp_margin),
                        "pv": [{"seat": step.seat, "move": step.move} for step in m.pv]} for m in moves],
         }
         if self.outlook_key:
@@ -120,23 +122,25 @@ def _num(x: float) -> float | None:
     return None if math.isnan(x) else round(x, 4)
 
 
-def describe_advice(advice: Advice, top: int | None = None, indent: str = "") -> str:
-    """The advisor's ranking as a table: rank, move, win %, its 95% interval, VP margin and
-    robustness (share of determinisations in which the move was best), then the game's outlook.
+NOT_SEPARATED = "the top two moves cannot be told apart at this budget"
 
-    A forced move is not searched, so it has no numbers; a value not measured yet (robustness in
-    a partial report) shows as ``-``."""
+
+def describe_advice(advice: Advice, top: int | None = None, indent: str = "") -> str:
+    """The advisor's ranking as a table: rank, move, win %, its 95% interval and VP margin; then
+    :data:`NOT_SEPARATED` when the two best moves' intervals overlap, and the game's outlook.
+
+    A forced move is not searched, so it has no numbers."""
     moves = advice.moves[:top] if top else advice.moves
     width = max([len(str(m.move)) for m in moves] + [4])
-    lines = [f"{indent}{'#':>2}  {'move':{width}}  {'win %':>6}  {'95% interval':>13}  {'VP margin':>9}  {'robust':>6}"]
+    lines = [f"{indent}{'#':>2}  {'move':{width}}  {'win %':>6}  {'95% interval':>13}  {'VP margin':>9}"]
     for rank, m in enumerate(moves, 1):
         if m.visits == 0:
             lines.append(f"{indent}{rank:>2}  {str(m.move):{width}}  (the only legal move: nothing to search)")
             continue
-        robust = "-" if math.isnan(m.best_share) else f"{100 * m.best_share:.0f}%"
         lines.append(f"{indent}{rank:>2}  {str(m.move):{width}}  {100 * m.win_prob:6.1f}  "
-                     f"{100 * m.win_prob_low:5.1f} - {100 * m.win_prob_high:5.1f}  {m.vp_margin:+9.1f}  "
-                     f"{robust:>6}")
+                     f"{100 * m.win_prob_low:5.1f} - {100 * m.win_prob_high:5.1f}  {m.vp_margin:+9.1f}")
+    if not advice.separated:
+        lines.append(f"{indent}{NOT_SEPARATED} (their 95% intervals overlap)")
     if advice.outlook_text:
         lines.append(f"{indent}{advice.outlook_text}")
     return "\n".join(lines)
@@ -146,10 +150,12 @@ class Advisor:
     """Ranks the moves of the player to move, from that player's observation.
 
     ``algorithm`` is ``ismcts`` (SO-ISMCTS) or ``ismcts-mo`` (MO-ISMCTS; Cowling, Powley &
-    Whitehouse 2012); ``workers`` > 1 runs that many independent searches side by side in threads
-    and adds up their root statistics (root parallelism); ``c`` is the UCB exploration constant.
-    With an iteration budget a seed makes the advice reproducible, whatever the number of workers
-    (each worker runs its own share of the iterations from its own seed); a time budget is not.
+    Whitehouse 2012). The budget is shared by ``max(BATCHES, workers)`` independent searches, each
+    from its own seed, whose root statistics are added up (root parallelism) and whose spread gives
+    the intervals; ``workers`` is how many of them run at a time, in threads. ``c`` is the UCB
+    exploration constant. With an iteration budget a seed makes the advice reproducible, with any
+    number of workers up to :data:`BATCHES` (each search runs its own share of the iterations);
+    a time budget is not.
     ``cards`` is the card set of observations and records (None: the built-in set). ``game`` is
     the game of the sources given (None: the game each names, or a state's configuration sets up).
 
@@ -181,19 +187,23 @@ class Advisor:
         (either engine). A source with a ``ply`` is read as a record.
 
         With ``on_progress`` and ``report_every`` (seconds), ``on_progress`` receives the advice
-        so far about every ``report_every`` seconds (without ``best_share`` and ``pv``, which are
-        measured at the end: NaN and empty); returning True stops the search.
+        so far about every ``report_every`` seconds (without ``pv``, which is found at the end:
+        empty); returning True stops the search.
 
         Raises :class:`FormatError` naming the JSON path of a bad field (an observation of the seat
         that does not decide is ``observation.player``), :class:`RecordError` for a record that
         does not replay to ``ply``, :class:`UsageError` for a finished game.
         """
         game, core, pov = self._position(source, ply)
-        rng = Rng(self.seed ^ 0xAD0)  # best_share's worlds and the naming of principal lines
+        rng = Rng(self.seed ^ 0xAD0)  # the naming of principal lines
         started = time.perf_counter()
         searches = []
         if len(core.legal_move_ids()) > 1:
-            searches = new_searches(core, self.c, self.algorithm == "ismcts-mo", self.seed, self.workers)
+            batches = max(BATCHES, self.workers)
+            # a tree grows by at most a node an iteration: with an iteration budget, no bigger than its share
+            nodes = DEFAULT_MAX_NODES if self.limit.iterations is None else \
+                min(DEFAULT_MAX_NODES, -(-self.limit.iterations // batches) + 2)
+            searches = new_searches(core, self.c, self.algorithm == "ismcts-mo", self.seed, batches, nodes)
         self._searches = searches
         try:
             if searches:
@@ -217,14 +227,16 @@ class Advisor:
     def _search(self, searches: list[Any], started: float, game: Game, core: Any, pov: int, rng: Rng,
                 on_progress: Callable[[Advice], bool | None] | None, report_every: float) -> None:
         """Run the searches to the budget in slices of at most SLICE seconds (so that a stop is never
-        lost for long, and progress can be reported). Each worker has its own share of an iteration
-        budget, so the result does not depend on how the time was sliced."""
+        lost for long, and progress can be reported), ``workers`` at a time, each search getting an
+        equal share of a slice. Each search has its own share of an iteration budget, so the result
+        does not depend on how the time was sliced."""
         total = self.limit.iterations
         targets = ([total // len(searches) + (i < total % len(searches)) for i in range(len(searches))]
                    if total is not None else None)
-        deadline = None if self.limit.seconds is None else started + SEARCH_SHARE * self.limit.seconds
+        deadline = None if self.limit.seconds is None else started + self.limit.seconds
         next_report = started + report_every
-        pool = ThreadPoolExecutor(max_workers=len(searches)) if len(searches) > 1 else None
+        threads = min(self.workers, len(searches))
+        pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
         try:
             while not self._stopped:
                 now = time.perf_counter()
@@ -237,11 +249,12 @@ class Advisor:
                 jobs = [(s, n) for s, n in jobs if targets is None or n > 0]
                 if not jobs:
                     break
+                share = budget / math.ceil(len(jobs) / threads)
                 if pool is None or len(jobs) == 1:
                     for s, n in jobs:
-                        s.run(n, budget)
+                        s.run(n, share)
                 else:
-                    list(pool.map(lambda job: job[0].run(job[1], budget), jobs))
+                    list(pool.map(lambda job: job[0].run(job[1], share), jobs))
                 if on_progress is not None and time.perf_counter() >= next_report:
                     next_report += report_every * max(1, math.ceil((time.perf_counter() - next_report) / report_every))
                     if on_progress(self._advice(game, core, pov, searches, started, rng, final=False)):
@@ -270,7 +283,7 @@ class Advisor:
                     f"observation.player: this is seat {pov}'s observation, but the decision "
                     f"({game.decision_name(observed)}) is seat {mover}'s; advice is for the seat that decides: "
                     f"give seat {mover}'s observation")
-            return game, game.to_core(observed), pov
+            return game, game.to_core(observed), pov  # the core keeps the observation's ply
         if isinstance(source, dict):
             state = replay(source, self.cards, upto=ply, game=self.game)
             game = self.game or record_game(source).game_of_document(source, "record", self.cards)
@@ -291,34 +304,38 @@ class Advisor:
 
     def _advice(self, game: Game, core: Any, pov: int, searches: list[Any], started: float, rng: Rng,
                 final: bool) -> Advice:
-        """The advice from the searches' statistics; ``final`` adds best_share and the lines."""
-        from omen_search._search import best_shares
-
-        result = root_result(core, [s.result(PV_DEPTH if final else 0) for s in searches])
+        """The advice from the searches' statistics; ``final`` adds the lines."""
+        raws = [s.result(PV_DEPTH if final else 0) for s in searches]
+        result = root_result(core, raws)
         stats = list(result.moves)
-        ids = {m: i for m, i in zip(core.legal_moves(), core.legal_move_ids())}
-        shares: dict[Any, float] = {}
-        worlds = 0
-        searched = [s for s in stats if s.visits > 0][:ROBUSTNESS_MOVES]
-        if final and len(searched) > 1:
-            worlds = ROBUSTNESS_WORLDS
-            iterations = result.iterations
-            rollouts = max(4, min(256, int(ROBUSTNESS_BUDGET * iterations) // (worlds * len(searched))))
-            values = best_shares(core, [ids[s.move] for s in searched], worlds, rollouts, rng.next64())
-            shares = {s.move: v for s, v in zip(searched, values)}
-        elif len(stats) == 1 or len(searched) == 1:  # a forced move, or the only move searched at all
-            shares = {stats[0].move: 1.0}
+        ids = dict(zip(core.legal_moves(), core.legal_move_ids()))
+        per_batch = [{child[0]: (child[1], child[3]) for child in raw["children"]} for raw in raws]
         moves = []
         for s in stats:
-            low, high = wilson(s.wins, s.visits) if s.visits else (math.nan, math.nan)
-            share = shares.get(s.move, 0.0) if final else math.nan
+            low, high = math.nan, math.nan
+            if s.visits:
+                counts = [batch.get(ids[s.move], (0, 0.0)) for batch in per_batch]
+                low, high = batch_interval([w for _, w in counts], [n for n, _ in counts])
             moves.append(MoveAdvice(s.move, s.visits, s.win_prob, low, high, s.vp_margin, s.vp_stdev,
-                                    share, _line(game, core, pov, s, rng) if final else ()))
+                                    _line(game, core, pov, s, rng) if final else ()))
         outlook = game.outlook(core, stats[0].stats, stats[0].visits)
-        return Advice(pov=pov, iterations=result.iterations, determinizations=result.iterations + worlds,
-                      elapsed=time.perf_counter() - started, moves=tuple(moves), outlook=outlook,
+        return Advice(pov=pov, iterations=result.iterations, determinizations=result.iterations,
+                      elapsed=time.perf_counter() - started, moves=tuple(moves),
+                      separated=separated(moves, len(ids)), ply=core.ply, outlook=outlook,
                       tree_full=result.tree_full, outlook_key=game.outlook_key,
                       outlook_text=game.describe_outlook(outlook))
+
+
+def separated(moves: list[MoveAdvice], legal: int) -> bool:
+    """Whether the best move can be told from the next at this budget: it is the only legal move,
+    or the 95% intervals of the two most visited moves do not overlap (a move not searched at all
+    has no interval, so it cannot be told from anything)."""
+    if legal == 1:
+        return True
+    if len(moves) < 2 or not (moves[0].visits and moves[1].visits):
+        return False
+    first, second = moves[0], moves[1]
+    return first.win_prob_low > second.win_prob_high or second.win_prob_low > first.win_prob_high
 
 
 def _line(game: Game, core: Any, pov: int, stats: MoveStats, rng: Rng, tries: int = 16) -> tuple[PvStep, ...]:

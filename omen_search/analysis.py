@@ -22,7 +22,7 @@ import statistics
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +34,7 @@ from omen_search.records import record_game, replay
 from omen_search.rng import MASK64
 from omen_search.search import Limit, SearchResult, ismcts
 from omen_search.stats import wilson
+from omen_search.table import is_table_record, load_table
 
 THRESHOLDS = (5.0, 10.0, 15.0)  # points of win % lost: inaccuracy, mistake, blunder (lichess)
 LABELS = ("inaccuracy", "mistake", "blunder")
@@ -195,43 +196,58 @@ def _reveals(game: Game, core: Any, move: Any, player: int, tries: int = 4) -> b
     return False
 
 
+def _plies(state: Any, moves: Sequence[Any]) -> Iterator[tuple[int, Any, Any]]:
+    """Each move of a game as ``(ply, the state before it, move)``, played on ``state``."""
+    for ply, move in enumerate(moves):
+        yield ply, state, move
+        state.apply(move)
+
+
 def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS),
                  cards: Any = None, workers: int = 1, seed: int = 0,
                  thresholds: Sequence[float] = THRESHOLDS, progress: bool = False,
                  game: Game | None = None, on_progress: Callable[[int, int], None] | None = None,
                  stop: threading.Event | None = None) -> GameReview:
     """Review the decisions of seat ``player`` in a finished or unfinished game record (of
-    ``game``; by default the game the record names).
+    ``game``; by default the game the record names), or in a table record (``omen-table/1``,
+    :mod:`omen_search.table`: the user's seat only, each decision numbered by its event).
 
     ``workers`` searches run side by side in threads. ``on_progress(done, total)`` is called after
     each search (from a search thread; ``total`` grows once the moves played need searches of
     their own); setting ``stop`` ends the analysis after the searches running then, raising
     :class:`AnalysisStopped`. Raises :class:`FormatError` or :class:`RecordError` for a bad record
-    and :class:`UsageError` for a bad option."""
+    (:class:`~omen_search.table.TableEventError` for a table record's impossible event) and
+    :class:`UsageError` for a bad option."""
     from tqdm import tqdm
 
-    family = game or record_game(record)
+    table = load_table(record, cards) if is_table_record(record) else None  # checks every event first
+    family = table.game if table is not None else game or record_game(record)
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < family.players:
         raise UsageError(f"player: must be a seat from 0 to {family.players - 1}, got {player!r}")
+    if table is not None and player != table.seat:
+        raise UsageError(f"player: a table record is reviewed from its user's seat ({table.seat}) only, not seat {player}")
     check_int(workers, "workers", WORKERS)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
         raise UsageError(f"seed: must be an integer from 0 to 2**64-1, got {seed!r}")
     if len(thresholds) != 3 or not all(0 < a <= b for a, b in zip(thresholds, list(thresholds[1:]) + [100])):
         raise UsageError(f"thresholds: three increasing points of win % above 0, got {list(thresholds)!r}")
     started = time.perf_counter()
-    final = replay(record, cards, game=game)  # checks the whole record first
-    played = game or family.game_of_document(record, "record", cards)
+    steps: Iterable[tuple[int, Any, Any]]
+    if table is not None:
+        played, steps = family, list(table.decisions())
+    else:
+        final = replay(record, cards, game=game)  # checks the whole record first
+        played = game or family.game_of_document(record, "record", cards)
+        steps = _plies(replay(record, cards, upto=0, game=game), final.moves)
     if player not in played.deciding_seats:
         raise UsageError(f"player: seat {player} is {played.automaton}, which makes no decisions; review seat "
                          f"{' or '.join(map(str, played.deciding_seats))}")
-    state = replay(record, cards, upto=0, game=game)
     spots: list[_Spot] = []
-    for ply, move in enumerate(final.moves):
+    for ply, state, move in steps:
         if state.current_player == player and len(state.legal_moves()) > 1:
             seen = played.observe(state, player)
             core = seen_position(played, seen, getattr(state, "cards", None))
             spots.append(_Spot(ply, core, move, seen, _reveals(played, core, move, player)))
-        state.apply(move)
 
     def run(job: tuple[_Spot, bool]) -> None:
         spot, alone = job

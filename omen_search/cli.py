@@ -20,11 +20,21 @@ from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.bots import BOT_KINDS, bot_seed, make_bot, parse_spec, split_players
 from omen_search.errors import OmenError, UsageError
 from omen_search.files import check_output
-from omen_search.game import DEFAULT_GAME, ENGINES, Game, Option, all_games, get_game, named_game
+from omen_search.game import (
+    DEFAULT_GAME,
+    ENGINES,
+    Game,
+    Option,
+    all_games,
+    game_with_players,
+    get_game,
+    named_game,
+)
 from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, winner_of, write_record
 from omen_search.rng import MASK64
 from omen_search.search import Limit
+from omen_search.table import is_table_record, load_table
 from omen_search.terminal import HINT_ITERATIONS, log_game
 
 ADVISE_ITERATIONS = 10_000
@@ -103,10 +113,14 @@ def _game_options() -> dict[str, Option]:
     return options
 
 
-def _add_game_flag(p: argparse.ArgumentParser, help: str | None = None) -> None:
-    """``--game NAME``, a registered game (``omen-search games`` lists them), default :data:`DEFAULT_GAME`."""
-    p.add_argument("--game", choices=[g.name for g in all_games()], default=DEFAULT_GAME,
+def _add_game_flag(p: argparse.ArgumentParser, help: str | None = None, default: str | None = DEFAULT_GAME) -> None:
+    """``--game NAME``, a registered game (``omen-search games`` lists them), default :data:`DEFAULT_GAME`
+    (``default=None``: the command resolves it, knowing whether it was given)."""
+    p.add_argument("--game", choices=[g.name for g in all_games()], default=default,
                    help=help or "; ".join(f"{g.name}: {g.title}" for g in all_games()) + f" (default {DEFAULT_GAME})")
+    p.add_argument("--players-count", type=_within((1, 99)), metavar="N",
+                   help="the number of players of a game played by several counts: --game omega "
+                        "--players-count 4 is omega-4 (default: the count --game names)")
     for game in all_games():
         if game.variant_of is not None:
             base, flag = game.variant_of
@@ -120,7 +134,7 @@ def _variant(args: argparse.Namespace) -> None:
     for game in all_games():
         if game.variant_of is not None and getattr(args, f"variant_{game.variant_of[1]}", False):
             base, flag = game.variant_of
-            if args.game not in (base, game.name):
+            if args.game not in (None, base, game.name):  # None: a command that resolves --game itself
                 raise UsageError(f"--{flag}: a variant of --game {base}, not of --game {args.game}")
             args.game = game.name
 
@@ -141,11 +155,13 @@ def _add_options(p: argparse.ArgumentParser, only: Sequence[str] | None = None) 
                        help=f"{where}{option.help} ({choices}default {option.default})")
 
 
-def _add_game(p: argparse.ArgumentParser) -> None:
-    """``--cards``, ``--game``, ``--seed`` and a flag for each registered game's options."""
+def _add_game(p: argparse.ArgumentParser, resumable: bool = False) -> None:
+    """``--cards``, ``--game``, ``--seed`` and a flag for each registered game's options (``resumable``:
+    ``--game`` and ``--seed`` default to ``None``, so that a command resuming a record can tell them given)."""
     _add_cards(p)
-    _add_game_flag(p)
-    p.add_argument("--seed", type=_seed, default=1, help="game seed: fixes every shuffle (default 1)")
+    _add_game_flag(p, default=None if resumable else DEFAULT_GAME)
+    p.add_argument("--seed", type=_seed, default=None if resumable else 1,
+                   help="game seed: fixes every shuffle (default 1)")
     _add_options(p)
 
 
@@ -210,14 +226,40 @@ def _engine(args: argparse.Namespace, game: Game) -> str:
     return engine
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    game = get_game(args.game)
-    args.engine = _engine(args, game)
+def _play_setup(args: argparse.Namespace) -> tuple[Game, Any, Any, list[Any], str]:
+    """``play``'s game, cards, configuration, the moves already played and the players: from the flags
+    for a new game; with ``--resume``, from the record (its game, seed, options, moves and, unless
+    ``--players`` is given, players; every move checked). Sets ``args.game`` and ``args.seed``."""
+    if args.resume is None:
+        args.game, args.seed = args.game or DEFAULT_GAME, 1 if args.seed is None else args.seed
+        game = get_game(args.game)
+        default = ",".join("random" for _ in game.deciding_seats)
+        return game, game.load_cards(args.cards), _config(args), [], args.players or default
+    given = [_flag(name) for name in _game_options() if getattr(args, name, None) is not None]
+    if args.seed is not None or given:
+        raise UsageError(f"{'--seed' if args.seed is not None else given[0]}: a resumed game keeps the seed and "
+                         f"options of its record ({args.resume})")
+    record = load_record(args.resume)
+    game = _document_game(args, record, "record")
     cards = game.load_cards(args.cards)
-    config = _config(args)
-    players, bots = _bots(game, args.players, args.seed)
-    humans = [seat for seat, spec in zip(game.deciding_seats, split_players(args.players))
-              if parse_spec(spec)[0] == "human"]
+    played = replay(record, cards, game=game)
+    if played.is_terminal():
+        raise UsageError(f"--resume: {args.resume} is a finished game ({game.describe_result(played)})")
+    args.game, args.seed = game.name, played.seed
+    players = args.players
+    if players is None:
+        names = record.get("players")
+        if not (isinstance(names, list) and len(names) == game.players and all(isinstance(n, str) for n in names)):
+            raise UsageError(f"--resume: {args.resume} names no players for its {game.players} seats: give --players")
+        players = ",".join(names[seat] for seat in game.deciding_seats)
+    return game, cards, played.config, list(played.moves), players
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game, cards, config, played, specs = _play_setup(args)
+    args.engine = _engine(args, game)
+    players, bots = _bots(game, specs, args.seed)
+    humans = [seat for seat, spec in zip(game.deciding_seats, split_players(specs)) if parse_spec(spec)[0] == "human"]
     if humans and args.json:
         raise UsageError("--json: a game with a human player is played in text (leave out --json)")
     if args.record:
@@ -228,17 +270,22 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(_banner(game, args.seed, cards))
         session = TerminalGame(
             game, lambda: game.new_initial_state(args.seed, engine=args.engine, cards=cards, config=config),
-            players, bots, save_path(game, args.seed, args.record), record=bool(args.record), cards=cards,
-            hint=advisor_hint(game, cards, Limit(iterations=args.hint_iterations), args.seed))
+            players, bots, save_path(game, args.seed, args.record or args.resume), record=bool(args.record),
+            cards=cards, hint=advisor_hint(game, cards, Limit(iterations=args.hint_iterations), args.seed),
+            moves=played)
         print(game.describe_seats(session.state, players))
         return session.run()
     state = game.new_initial_state(args.seed, engine=args.engine, cards=cards, config=config)
+    for move in played:
+        state.apply(move)
     if args.json:
         while not state.is_terminal():
             state.apply(bots[state.current_player].choose(state))
     else:
         print(_banner(game, args.seed, cards))
         print(game.describe_seats(state, players))
+        if played:
+            print(f"Resumed after {state.ply} plies.")
         log_game(game, state, lambda s: bots[s.current_player].choose(s))
     record = make_record(state, players, game)
     if args.record:
@@ -265,8 +312,18 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table_game(args: argparse.Namespace, record: Any) -> Game:
+    """The game of a table record, as it names it; with ``--game``, another game's is refused."""
+    game = named_game(record, "table")
+    if args.game is not None and args.game != game.name:
+        raise UsageError(f"--game {args.game}: the table record is a game of {game.name}")
+    return game
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     record = load_record(args.record)
+    if is_table_record(record):
+        return _replay_table(args, record)
     game = _document_game(args, record, "record")
     state = replay(record, game.load_cards(args.cards))
     result = {"ok": True, "plies": state.ply, "finished": state.is_terminal(),
@@ -276,6 +333,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         status = game.describe_result(state) if state.is_terminal() else f"unfinished after {state.ply} plies"
         print(f"{args.record}: all {state.ply} moves are legal. {status}")
+    return 0
+
+
+def _replay_table(args: argparse.Namespace, record: dict[str, Any]) -> int:
+    game = _table_game(args, record)
+    table = load_table(record, game.load_cards(args.cards))
+    now = table.ask()
+    if args.json:
+        print(json.dumps({"ok": True, "events": len(table.events), "finished": now.kind == "over", "seat": table.seat,
+                          "next": now.prompt}))
+    else:
+        print(f"{args.record}: all {len(table.events)} events are possible (seat {table.seat}'s view). {now.prompt}.")
     return 0
 
 
@@ -424,8 +493,15 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from omen_search.review_html import write_html
 
     record = load_record(args.record)
-    game = _document_game(args, record, "record")
-    if not 0 <= args.player < game.players:
+    if is_table_record(record):
+        game = _table_game(args, record)
+        if args.player is None:
+            args.player = record.get("seat")
+    else:
+        game = _document_game(args, record, "record")
+    if args.player is None:
+        raise UsageError("--player: say which seat to review (a table record is reviewed from its own seat)")
+    if not isinstance(args.player, int) or not 0 <= args.player < game.players:
         raise UsageError(f"--player: must be a seat of {game.name}, from 0 to {game.players - 1}, got {args.player}")
     if args.html:
         check_output(args.html, "--html")
@@ -540,12 +616,18 @@ def build_parser() -> argparse.ArgumentParser:
                     "and 95% interval, searched from what the player sees), undo (back to their previous "
                     "decision, the bots' moves since included), quit. quit and Ctrl-C save the game to "
                     "--record FILE, or to omen-GAME-seedN.json in this folder (said at the start); "
-                    "`omen-search replay FILE` checks it and `omen-search analyze FILE` reviews it.")
-    p.add_argument("--players", default="random,random",
+                    "`omen-search replay FILE` checks it, `omen-search analyze FILE` reviews it and "
+                    "`omen-search play --resume FILE` plays on from it. With two human players (hot seat) "
+                    "the screen is cleared and handed over before each one's decision.")
+    p.add_argument("--players", default=None,
                    help=f"one player per seat, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
                         "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1; table=random|first|greedy "
-                        "makes a bot only draft, e.g. ismcts:iterations=500,table=greedy (default random,random)")
-    _add_game(p)
+                        "makes a bot only draft, e.g. ismcts:iterations=500,table=greedy (default random in every "
+                        "seat; with --resume, the record's players)")
+    p.add_argument("--resume", metavar="FILE",
+                   help="play on from a saved game (a record: quit, Ctrl-C or --record wrote it); its game, seed, "
+                        "options and moves are the record's, and quitting saves it back to FILE (or --record)")
+    _add_game(p, resumable=True)
     p.add_argument("--engine", choices=ENGINES, help="rules engine (default: core, or the game's only engine)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE (with a human player: "
                                                     "also where quit and Ctrl-C save it)")
@@ -608,7 +690,8 @@ def build_parser() -> argparse.ArgumentParser:
     budget.add_argument("--seconds", type=_seconds, help="search time in seconds instead")
     p.add_argument("--top", type=_positive, help="show only the K best moves")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
-    p.add_argument("--workers", type=_workers, default=1, help="parallel searches (threads) (default 1)")
+    p.add_argument("--workers", type=_workers, default=1,
+                   help="threads for the 8 independent searches (W searches if W > 8) (default 1)")
     p.add_argument("--algorithm", choices=("ismcts", "ismcts-mo"), default="ismcts", help="SO- or MO-ISMCTS")
     _add_cards(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -619,8 +702,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Each decision is judged from what the seat could see at that moment. Labels: "
                                    "inaccuracy, mistake, blunder for a loss of at least 5, 10, 15 points of win % "
                                    "(lichess's thresholds), none when the estimates' 95% intervals overlap.")
-    p.add_argument("record", metavar="RECORD", help="game record (JSON) written by `play --record`")
-    p.add_argument("--player", type=int, required=True, help="the seat to review (0 first)")
+    p.add_argument("record", metavar="RECORD", help="game record (JSON) written by `play --record`, or a table "
+                   "record (omen-table/1) saved by the table companion of `serve`")
+    p.add_argument("--player", type=int, help="the seat to review (0 first); a table record: its own seat, the default")
     _add_document_game(p, "record")
     p.add_argument("--iterations", type=_iterations, default=ANALYZE_ITERATIONS,
                    help=f"search iterations per decision (default {ANALYZE_ITERATIONS})")
@@ -721,8 +805,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the set as JSON")
     p.set_defaults(func=cmd_cards)
 
-    p = sub.add_parser("replay", help="re-play a game record and check every move")
-    p.add_argument("record", metavar="FILE", help="game record (JSON) written by `play --record`")
+    p = sub.add_parser("replay", help="re-play a game record (or a table record) and check every move")
+    p.add_argument("record", metavar="FILE", help="game record (JSON) written by `play --record`, or a table record "
+                   "(omen-table/1)")
     _add_document_game(p, "record")
     _add_cards(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -749,6 +834,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_streams()
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "players_count", None) is not None:
+            args.game = game_with_players(args.game or DEFAULT_GAME, args.players_count).name
         _variant(args)
         return args.func(args)
     except OmenError as exc:

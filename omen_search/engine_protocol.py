@@ -2,31 +2,35 @@
 KataGo's analysis engine.
 
 Each line on stdin is a query or an action; each line on stdout a reply carrying the query's
-``id``. A query may get partial reports (``"isDuringSearch": true``) and is always answered by
-exactly one final line: a reply with ``"isDuringSearch": false``, or, for bad input, an error
-``{"id", "error", "field"}``; the engine goes on serving either way. Queries run one at a time, in
-order; a reader thread keeps reading meanwhile, so a ``terminate`` action stops a running search
-at once (it then answers with what it has, marked ``"terminated": true``) or answers a queued one
-at once in the same way, without moves. Closing stdin finishes the queued queries, then the engine
-exits with status 0. The protocol, with an example session, is ``docs/engine-protocol.md``.
+``id``. A query asks about one position (an observation, or a record at a ``ply``) or about several
+plies of one record (``analyzeTurns``); each position it asks about may get partial reports
+(``"isDuringSearch": true``) and is always answered by exactly one final line, carrying its
+``turnNumber``: a reply with ``"isDuringSearch": false``, or, for bad input, an error
+``{"id", "error", "field"}``; the engine goes on serving either way. Positions are searched one at
+a time, in order; a reader thread keeps reading meanwhile, so a ``terminate`` (or ``terminate_all``)
+action stops a running search at once (it then answers with what it has, marked
+``"terminated": true``) or answers a queued one at once in the same way, without moves. Closing
+stdin finishes the queued queries, then the engine exits with status 0. The protocol, with an
+example session, is ``docs/engine-protocol.md``.
 
 >>> import io
 >>> out = io.StringIO()
 >>> EngineServer(io.StringIO('{"id": 1, "action": "query_version"}\\n[]\\n'), out).serve()
 0
 >>> print(out.getvalue(), end="")  # doctest: +ELLIPSIS
-{"id": 1, "action": "query_version", "version": "...", "protocol": 2}
+{"id": 1, "action": "query_version", "version": "...", "protocol": 3}
 {"id": null, "error": "not a JSON object: []", "field": ""}
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import queue
 import re
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from omen_search import __version__
@@ -39,12 +43,24 @@ from omen_search.records import RECORD_FORMAT
 from omen_search.rng import MASK64
 from omen_search.search import Limit
 
-PROTOCOL_VERSION = 2  # 2: the query's optional "game"
+PROTOCOL_VERSION = 3  # 2: the query's "game"; 3: analyzeTurns, turnNumber, rootInfo, separated, terminate_all
 DEFAULT_ITERATIONS = 10_000
 MIN_REPORT_EVERY = 0.05  # seconds: partial reports no more often than this
 MAX_TOP = 10_000
-QUERY_FIELDS = {"id", "observation", "record", "ply", "game", "maxIterations", "maxSeconds", "seed",
+MAX_TURNS = 10_000  # plies one analyzeTurns may ask for
+MAX_PLY = 10_000_000
+QUERY_FIELDS = {"id", "observation", "record", "ply", "analyzeTurns", "game", "maxIterations", "maxSeconds", "seed",
                 "reportDuringSearchEvery", "top", "workers", "algorithm"}
+ACTIONS = ("query_version", "terminate", "terminate_all")
+# KataGo's query fields that this engine does not read, and the field that does the job here (None: none does)
+KATAGO_FIELDS: dict[str, str | None] = {
+    "maxVisits": "maxIterations", "maxPlayouts": "maxIterations", "maxTime": "maxSeconds",
+    "moves": "record", "initialStones": "observation", "initialPlayer": "observation", "rules": "game",
+    "komi": None, "boardXSize": None, "boardYSize": None, "whiteHandicapBonus": None, "analysisPVLen": None,
+    "includeOwnership": None, "includeOwnershipStdev": None, "includeMovesOwnership": None,
+    "includePolicy": None, "includePVVisits": None, "avoid": None, "allowMoves": None,
+    "overrideSettings": None, "priority": None, "priorities": None,
+}
 
 
 class QueryError(OmenError):
@@ -63,6 +79,7 @@ class Query:
     kind: str  # "observation" or "record"
     source: Any
     ply: int | None
+    ply_field: str  # where the ply came from: "ply", or "analyzeTurns[i]"; its replies carry turnNumber
     game: str | None  # the game the observation or record must be of (None: any)
     limit: Limit
     seed: int
@@ -108,6 +125,52 @@ def _seconds(doc: dict, name: str, low: float = 0.0) -> float | None:
     return float(value)
 
 
+def unknown_field_warning(name: str) -> str:
+    """What a query's field that this engine does not read is told: KataGo's names point at the
+    field that does the job here, and a near miss of a field of ours at that field.
+
+    >>> unknown_field_warning("maxVisits")
+    "unknown field, ignored: KataGo's maxVisits; did you mean maxIterations?"
+    >>> unknown_field_warning("maxIteration")
+    'unknown field, ignored; did you mean maxIterations?'
+    """
+    if name in KATAGO_FIELDS:
+        instead = KATAGO_FIELDS[name]
+        return (f"unknown field, ignored: KataGo's {name}; did you mean {instead}?" if instead else
+                f"unknown field, ignored: KataGo's {name}, which these games do not have")
+    close = difflib.get_close_matches(name, sorted(QUERY_FIELDS), n=1, cutoff=0.75)
+    return f"unknown field, ignored; did you mean {close[0]}?" if close else "unknown field, ignored"
+
+
+def _turns(doc: dict[str, Any]) -> list[int] | None:
+    """The plies of ``analyzeTurns`` (None: not given); raises :class:`QueryError` naming the field."""
+    turns = doc.get("analyzeTurns")
+    if turns is None:
+        return None
+    if "ply" in doc:
+        raise QueryError("analyzeTurns", "analyzeTurns: give ply or analyzeTurns, not both")
+    if not isinstance(turns, list) or not 1 <= len(turns) <= MAX_TURNS:
+        raise QueryError("analyzeTurns", f"analyzeTurns: must be a list of 1 to {MAX_TURNS} plies, got {_show(turns)}")
+    for i, ply in enumerate(turns):
+        problem = int_problem(ply, (0, MAX_PLY))
+        if problem:
+            raise QueryError(f"analyzeTurns[{i}]", f"analyzeTurns[{i}] {problem}")
+        if ply in turns[:i]:
+            raise QueryError(f"analyzeTurns[{i}]", f"analyzeTurns[{i}]: ply {ply} is asked for twice")
+    return turns
+
+
+def parse_queries(doc: dict[str, Any]) -> list[Query]:
+    """The positions a query asks about: one, or one per ply of ``analyzeTurns`` (in its order,
+    each with the whole budget). Raises :class:`QueryError` naming the first bad field."""
+    query = parse_query(doc)
+    turns = _turns(doc)
+    if turns is None:
+        return [query]
+    return [replace(query, ply=ply, ply_field=f"analyzeTurns[{i}]", warnings=list(query.warnings))
+            for i, ply in enumerate(turns)]
+
+
 def parse_query(doc: dict[str, Any]) -> Query:
     """Check a query's fields (not yet the observation or record: the advisor does that).
 
@@ -122,9 +185,10 @@ def parse_query(doc: dict[str, Any]) -> Query:
                                           f"{_show(doc['record'].get('format'))}")
     if has_obs and not isinstance(doc["observation"], dict):
         raise QueryError("observation", "observation must be a JSON object")
-    if "ply" in doc and not has_record:
-        raise QueryError("ply", "ply goes with a record")
-    ply = _int(doc, "ply", (0, 10_000_000))
+    for name in ("ply", "analyzeTurns"):
+        if name in doc and not has_record:
+            raise QueryError(name, f"{name} goes with a record")
+    ply = _int(doc, "ply", (0, MAX_PLY))
     game = doc.get("game")
     if game is not None:
         try:
@@ -142,10 +206,10 @@ def parse_query(doc: dict[str, Any]) -> Query:
     report_every = _seconds(doc, "reportDuringSearchEvery", MIN_REPORT_EVERY)
     top = _int(doc, "top", (1, MAX_TOP))
     workers = _int(doc, "workers", WORKERS)
-    warnings = [{"field": k, "warning": "unknown field, ignored"} for k in doc if k not in QUERY_FIELDS]
+    warnings = [{"field": k, "warning": unknown_field_warning(k)} for k in doc if k not in QUERY_FIELDS]
     return Query(
         id=doc["id"], kind="record" if has_record else "observation",
-        source=doc["record"] if has_record else doc["observation"], ply=ply, game=game,
+        source=doc["record"] if has_record else doc["observation"], ply=ply, ply_field="ply", game=game,
         limit=Limit(iterations=iterations, seconds=seconds), seed=0 if seed is None else seed,
         report_every=report_every, top=top, workers=workers or 1, algorithm=algorithm, warnings=warnings)
 
@@ -175,7 +239,7 @@ def _error_field(exc: OmenError, query: Query) -> str:
     if isinstance(exc, RecordError) and (m := _PLY_MOVE.match(message)):
         return f"record.moves[{m.group(1)}]"
     if query.ply is not None and (isinstance(exc, RecordError) or "game is over" in message):
-        return "ply"
+        return query.ply_field
     return query.kind
 
 
@@ -277,40 +341,61 @@ class EngineServer:
             self._action(doc)
             return
         try:
-            query = parse_query(doc)
+            queries = parse_queries(doc)
         except QueryError as exc:
             self.send({"id": doc["id"], "error": str(exc), "field": exc.field})
             return
         with self.lock:
-            self.pending.setdefault(_key(query.id), []).append(query)
-        self.queue.put(query)
+            self.pending.setdefault(_key(doc["id"]), []).extend(queries)
+        for query in queries:
+            self.queue.put(query)
 
     def _action(self, doc: dict[str, Any]) -> None:
         action = doc["action"]
         if action == "query_version":
             self.send({"id": doc["id"], "action": "query_version", "version": __version__,
                        "protocol": PROTOCOL_VERSION})
-        elif action == "terminate":
-            if not _valid_id(doc.get("terminateId")):
-                self.send({"id": doc["id"], "error": "terminate needs terminateId, the id of a query",
-                           "field": "terminateId"})
-                return
-            target = _key(doc["terminateId"])
-            with self.lock:
-                running = self.running
-                queued = []
-                for query in self.pending.get(target, []):
-                    query.terminated = True
-                    if running is None or query is not running[0]:
-                        queued.append(query)
-            if running is not None and _key(running[0].id) == target:
+            return
+        if action not in ACTIONS:
+            close = difflib.get_close_matches(str(action), ACTIONS, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            self.send({"id": doc["id"], "error": f"unknown action {_show(action)} (expected query_version, "
+                                                 f"terminate or terminate_all{hint})", "field": "action"})
+            return
+        if action == "terminate" and not _valid_id(doc.get("terminateId")):
+            self.send({"id": doc["id"], "error": "terminate needs terminateId, the id of a query",
+                       "field": "terminateId"})
+            return
+        turns = doc.get("turnNumbers")
+        if turns is not None and not (isinstance(turns, list) and len(turns) <= MAX_TURNS
+                                      and all(int_problem(t, (0, MAX_PLY)) is None for t in turns)):
+            self.send({"id": doc["id"], "error": f"turnNumbers must be a list of at most {MAX_TURNS} plies, got "
+                                                 f"{_show(turns)}", "field": "turnNumbers"})
+            return
+        target = _key(doc["terminateId"]) if action == "terminate" else None
+        self._terminate(target, turns)
+        ack = {"id": doc["id"], "action": action}
+        if target is not None:
+            ack["terminateId"] = doc["terminateId"]
+        if turns is not None:
+            ack["turnNumbers"] = turns
+        self.send(ack)
+
+    def _terminate(self, target: str | None, turns: list[int] | None) -> None:
+        """Terminate the queries with the id ``target`` (None: every query), only those plies of them
+        if ``turns`` is given: the running one stops and answers with what it has, the queued ones
+        are answered now, without moves."""
+        with self.lock:
+            running = self.running
+            hit = [query for key, waiting in self.pending.items() if target in (None, key) for query in waiting
+                   if turns is None or _turn_number(query) in turns]
+            for query in hit:
+                query.terminated = True
+        for query in hit:
+            if running is not None and query is running[0]:
                 running[1].stop()
-            for query in queued:  # not started: answered now, without moves
+            else:
                 self._finish(query, self._reply(query, None, during=False))
-            self.send({"id": doc["id"], "action": "terminate", "terminateId": doc["terminateId"]})
-        else:
-            self.send({"id": doc["id"], "error": f"unknown action {_show(action)} (expected query_version or "
-                                                 "terminate)", "field": "action"})
 
     # -- the main thread
 
@@ -348,10 +433,9 @@ class EngineServer:
             advice = advisor.advise(query.source, query.ply, on_progress=report if query.report_every else None,
                                     report_every=query.report_every)
         except OmenError as exc:
-            self._finish(query, {"id": query.id, "error": str(exc), "field": _error_field(exc, query)})
+            self._finish(query, self._error(query, str(exc), _error_field(exc, query)))
         except Exception as exc:  # a bug must not take the engine down: report it, keep serving
-            self._finish(query, {"id": query.id, "error": f"internal error: {type(exc).__name__}: {exc}",
-                                 "field": ""})
+            self._finish(query, self._error(query, f"internal error: {type(exc).__name__}: {exc}", ""))
         else:
             self._finish(query, self._reply(query, advice, during=False))
         finally:
@@ -360,9 +444,11 @@ class EngineServer:
 
     @staticmethod
     def _reply(query: Query, advice: Advice | None, during: bool) -> dict[str, Any]:
-        reply: dict[str, Any] = {"id": query.id, "isDuringSearch": during}
+        reply: dict[str, Any] = {"id": query.id, "isDuringSearch": during,
+                                 "turnNumber": advice.ply if advice is not None else _turn_number(query)}
         if advice is not None:
             reply.update(advice.to_dict(query.top))
+            reply["rootInfo"] = root_info(advice)
         else:
             reply["moves"] = []
         if query.terminated and not during:
@@ -370,6 +456,40 @@ class EngineServer:
         if query.warnings and not during:
             reply["warnings"] = query.warnings
         return reply
+
+
+    @staticmethod
+    def _error(query: Query, message: str, where: str) -> dict[str, Any]:
+        """An error for a query's position; one of ``analyzeTurns`` names its ply in ``turnNumber``."""
+        error: dict[str, Any] = {"id": query.id, "error": message, "field": where}
+        if query.ply_field != "ply":
+            error["turnNumber"] = query.ply
+        return error
+
+
+def _turn_number(query: Query) -> int | None:
+    """The ply a query is about, as far as its document says without being read (the turnNumber of a
+    query terminated before it ran, and what a terminate's ``turnNumbers`` are matched with): its
+    ``ply``, a record's length, an observation's ``ply`` (0 if it has none); None if that is not a
+    ply."""
+    doc = query.source
+    if query.ply is not None:
+        return query.ply
+    value = (len(doc["moves"]) if isinstance(doc.get("moves"), list) else None) if query.kind == "record" \
+        else doc.get("ply", 0)
+    return value if int_problem(value, (0, MAX_PLY)) is None else None
+
+
+def root_info(advice: Advice) -> dict[str, Any]:
+    """The position's value for the player to move: its search's mean over every iteration (all
+    root moves together, as KataGo's rootInfo), and how many iterations (``visits``) stand behind
+    it; null values when nothing was searched (a forced move)."""
+    visits = sum(m.visits for m in advice.moves)
+    if not visits:
+        return {"currentPlayer": advice.pov, "winProb": None, "vpMargin": None, "visits": 0}
+    return {"currentPlayer": advice.pov, "visits": visits,
+            "winProb": round(sum(m.win_prob * m.visits for m in advice.moves) / visits, 4),
+            "vpMargin": round(sum(m.vp_margin * m.visits for m in advice.moves) / visits, 4)}
 
 
 def _key(value: Any) -> str:

@@ -54,3 +54,8 @@ class RecordError(OmenError):
 
 class UsageError(OmenError):
     """A command-line or API option has a bad value: names the option."""
+
+
+class CoreLimitError(UsageError):
+    """A card set or a choice of cards is beyond a limit of a Cython core's fixed-size tables: names
+    the limit (the reference engine would play it; the core refuses it rather than play it differently)."""

@@ -338,6 +338,12 @@ class Game(ABC):
         raises :class:`UsageError` for a game that has none."""
         raise UsageError(f"adapters: {self.name} has no adapter")
 
+    def table_rules(self) -> Any:
+        """How a game on a real table is followed from one seat (a
+        :class:`~omen_search.table_rules.TableRules`, :mod:`omen_search.table`); raises
+        :class:`UsageError` for a game that has none."""
+        raise UsageError(f"table: {self.name} has no table companion yet")
+
     outlook_key: str | None = None  # the advice field of :meth:`outlook` (None: the game has none)
 
     def outlook(self, state: Any, stats: tuple[float, ...], visits: int) -> tuple[Any, ...]:
@@ -419,6 +425,19 @@ def get_game(name: str, *, field: str = "game") -> Game:
     near = difflib.get_close_matches(name, names, 1) if isinstance(name, str) else []
     hint = f"; did you mean {near[0]!r}?" if near else f" (games: {', '.join(names)})"
     raise UsageError(f"{field}: unknown game {shown(name)}{hint}")
+
+
+def game_with_players(name: str, players: int, *, field: str = "--players-count") -> Game:
+    """The game of ``name``'s family played by ``players`` players (``omega`` and 4: ``omega-4``);
+    raises :class:`UsageError` naming ``field`` and the counts the family is played by."""
+    family = get_game(name).family
+    members = [g for g in all_games() if g.family == family and g.automaton is None]
+    for game in members:
+        if game.players == players:
+            return game
+    counts = [str(n) for n in sorted({g.players for g in members})]
+    said = counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
+    raise UsageError(f"{field}: {name} is played by {said} players, not {players}")
 
 
 def game_of(config: Any) -> Game:

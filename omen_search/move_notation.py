@@ -30,6 +30,42 @@ _NUMBER = re.compile(r"[0-9]+$")
 _CITY_LIKE = re.compile(r"city[0-9]*$")
 
 
+def read_tokens(text: object) -> list[tuple[bool, str]]:
+    """A move's text as its tokens, each ``(quoted, token)``: a name in double quotes, or a bare
+    word. Raises :class:`NotationError` for text that is not a string or cannot be read.
+
+    >>> read_tokens('play "Opal Statuary" city2')
+    [(False, 'play'), (True, 'Opal Statuary'), (False, 'city2')]
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a move must be text, got {type(text).__name__}")
+    tokens: list[tuple[bool, str]] = []
+    stripped, pos = text.strip(), 0
+    while pos < len(stripped):
+        m = _TOKEN.match(stripped, pos)
+        if m is None or m.end() == pos:
+            raise NotationError(f"cannot read move {text!r} at character {pos}")
+        quoted = m.group(1) is not None
+        tokens.append((quoted, m.group(1) if quoted else m.group(2)))
+        pos = m.end()
+    return tokens
+
+
+def read_fields(text: str, verbs: dict[str, tuple[str, ...]]) -> tuple[str, list[tuple[str, bool, str]]]:
+    """A move written as a verb then exactly the fields ``verbs`` says it takes, in order: the verb
+    and each field as ``(name, quoted, token)``; raises :class:`NotationError` for another verb or
+    another number of fields."""
+    tokens = read_tokens(text)
+    if not tokens or tokens[0][0] or tokens[0][1] not in verbs:
+        raise NotationError(f"move {text!r} must start with a verb (one of {', '.join(verbs)})")
+    verb, rest = tokens[0][1], tokens[1:]
+    shape = verbs[verb]
+    if len(rest) != len(shape):
+        raise NotationError(f"move {text!r}: {verb!r} takes {len(shape)} field{'s' if len(shape) != 1 else ''} "
+                            f"({', '.join(shape) or 'none'})")
+    return verb, [(name, quoted, token) for name, (quoted, token) in zip(shape, rest)]
+
+
 def is_label(text: str) -> bool:
     """Whether ``text`` can be a label: one ASCII word that does not read as a city (so the notation
     always parses back; ``draw`` is a label after a verb that takes no ``draw N coin M``)."""
@@ -104,18 +140,7 @@ class CardMove:
     @classmethod
     def parse(cls, text: str) -> Self:
         """Parse a move's notation; raises :class:`NotationError` saying what is wrong."""
-        if not isinstance(text, str):
-            raise NotationError(f"a move must be text, got {type(text).__name__}")
-        tokens: list[tuple[bool, str]] = []
-        pos = 0
-        stripped = text.strip()
-        while pos < len(stripped):
-            m = _TOKEN.match(stripped, pos)
-            if m is None or m.end() == pos:
-                raise NotationError(f"cannot read move {text!r} at character {pos}")
-            quoted = m.group(1) is not None
-            tokens.append((quoted, m.group(1) if quoted else m.group(2)))
-            pos = m.end()
+        tokens = read_tokens(text)
         if not tokens or tokens[0][0]:
             raise NotationError(f"move {text!r} must start with a verb")
         verb = tokens[0][1]

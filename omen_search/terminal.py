@@ -28,6 +28,7 @@ from omen_search.search import Limit
 
 HINT_ITERATIONS = 20_000  # a hint's search: well under a second on one core for every game
 INTERRUPTED = 130  # the exit status after Ctrl-C, as the shell gives a process killed by SIGINT
+CLEAR_SCREEN = "\033[2J\033[H"  # ANSI: erase the terminal and home the cursor (hot seat, before a hand-over)
 
 
 def log_game(game: Game, state: Any, choose: Callable[[Any], Any], *, out: IO[str] | None = None,
@@ -134,7 +135,14 @@ class TerminalGame:
     game interrupted halfway through a move is made by replaying the moves completed); ``players``
     names every seat, ``bots`` plays each deciding seat (the humans among them). Every line goes to
     ``out``; ``save_to`` is where ``quit`` and Ctrl-C save the record, ``record`` says a record is
-    asked for at the end too."""
+    asked for at the end too. ``moves`` are moves already played (a resumed game): they are applied
+    to the fresh deal before play goes on, and saved with the rest.
+
+    With more than one human seat (hot seat) the screen is handed over before each human's decision
+    that follows another human's: the terminal is cleared, the seat to decide is named and play waits
+    for Enter, so one player's hand is never on the screen when the other sits down; a human's move
+    is logged as the other humans see it, and no board is shown between turns.
+    """
 
     game: Game
     new_state: Callable[[], Any]
@@ -151,12 +159,17 @@ class TerminalGame:
         self.humans = sorted(seat for seat, bot in self.bots.items() if isinstance(bot, HumanPlayer))
         if not self.humans:
             raise UsageError("players: a game at the terminal needs a human player")
-        self.viewer = self.humans[0]  # whose view the boards between turns show
+        self.viewer = self.humans[0]  # whose view the boards between turns show (one human only)
+        self.hot_seat = len(self.humans) > 1
+        self._at_screen: int | None = None  # in a hot-seat game, the human whose hand the screen may show
+        self._unseen: dict[int, list[str]] = {seat: [] for seat in self.humans}  # hot seat: moves since each one's turn
         self.automata = [seat for seat in range(self.game.players) if seat not in self.game.deciding_seats]
         self._tables: dict[int, dict[int, dict[str, tuple[str, str]]]] = {}
         for seat in self.humans:
             self.bots[seat].hint, self.bots[seat].saves_to = self.hint, str(self.save_to)
         self.state = self.new_state()
+        for move in self.moves:
+            self.state.apply(move)
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -164,8 +177,13 @@ class TerminalGame:
     def run(self) -> int:
         """Play the game to its end, a quit or an interrupt; returns the exit status. A finished game's
         record is written if asked for; a stopped one's always, where the players were told."""
+        if self.moves:
+            self.say(f"Resumed after {self.state.ply} plies.")
         self.say(f"You play seat {', '.join(map(str, self.humans))}: type a move's number, or help. "
                  f"quit or Ctrl-C saves the game to {self.save_to}.")
+        if self.hot_seat:
+            self.say("Hot seat: before each decision the screen is cleared and names the seat to play; "
+                     "only that seat's player looks, then presses Enter.")
         try:
             log_game(self.game, self.state, self._choose, out=self.out, board=self._board,
                      describe=self._describe)
@@ -189,6 +207,8 @@ class TerminalGame:
     def _choose(self, state: Any) -> Any:
         seat = state.current_player
         if seat in self.humans and len(state.legal_moves()) > 1:
+            if self.hot_seat and seat != self._at_screen:
+                self._hand_over(seat)
             self._automata_news(state, seat)
         try:
             move = self.bots[seat].choose(state)
@@ -203,16 +223,41 @@ class TerminalGame:
         once the game is over, the whole board (the result shows every score)."""
         if state.is_terminal():
             return self.game.describe_board(state)
-        if state.current_player in self.humans:
+        if state.current_player in self.humans or self.hot_seat:
             return None
         return self.game.describe_observation(self.game.observe(state, self.viewer), self.cards)
 
     def _describe(self, state: Any, move: Any) -> str:
-        """A move as the viewer sees it: another seat's hidden choice stays face down."""
-        if state.current_player in self.humans:
+        """A move as the viewer sees it: another seat's hidden choice stays face down (in a hot-seat
+        game, a human's own hidden choice too, as the other humans see it)."""
+        mover = state.current_player
+        others = [seat for seat in self.humans if seat != mover]
+        if mover in self.humans and not self.hot_seat:
             return self.game.describe_move(state, move)
-        public = self.game.public_move(state, move, self.viewer)
-        return self.game.describe_move(state, move if public == str(move) else public)
+        public = self.game.public_move(state, move, others[0])
+        text = self.game.describe_move(state, move if public == str(move) else public)
+        if self.hot_seat:
+            for seat in others:
+                self._unseen[seat].append(text)
+        return text
+
+    def _hand_over(self, seat: int) -> None:
+        """Hot seat: clear the screen, name the seat to decide and wait for its player's Enter (``quit``
+        there stops the game as at a decision)."""
+        player = self.bots[seat]
+        if _is_terminal(self.out):
+            print(CLEAR_SCREEN, end="", file=self.out)
+        self.say(f"\n=== seat {seat} to play: pass the screen to seat {seat}'s player, "
+                 f"who presses Enter when no one else can see it ===")
+        line = player.stdin.readline()
+        if not line:
+            raise InputEnded("human player: input ended before the game did")
+        if line.strip().casefold() in ("quit", "exit", "q"):
+            raise Quit()
+        self._at_screen = seat
+        if self._unseen[seat]:
+            self.say("  since your last decision:\n" + "\n".join(f"    {text.strip()}" for text in self._unseen[seat]))
+            self._unseen[seat].clear()
 
     def _automata_news(self, state: Any, seat: int) -> None:
         """What each automaton seat did since this human's last decision, from their view."""
@@ -233,14 +278,16 @@ class TerminalGame:
             self.say(f"  {when}:\n" + "\n".join(f"      {line}" for line in news))
 
     def _take_back(self, state: Any) -> None:
-        """Undo to the last decision a human made (the bots' moves since included); at the first
-        decision there is nothing to take back and the game stays as it is."""
-        undone = []
+        """Undo to the asking seat's previous decision (the other seats' moves since included); at its
+        first decision there is nothing to take back and the game stays as it is."""
+        seat, undone = state.current_player, []
         while state.ply > 0:
             undone.append(state.undo())
             if self.moves:
                 self.moves.pop()
-            if state.current_player in self.humans and len(state.legal_moves()) > 1:
+            if state.current_player == seat and len(state.legal_moves()) > 1:
+                for seen in self._unseen.values():
+                    seen.clear()
                 what = ("your last move" if len(undone) == 1
                         else f"{len(undone)} moves (yours and the other seats' since)")
                 self.say(f"  took back {what}: back to your previous decision")
@@ -261,9 +308,14 @@ class TerminalGame:
                  f"(omen-search replay {self.save_to} checks it).")
 
 
-def _interactive() -> bool:
-    """Whether the input is a person's terminal (an end of input there is Ctrl-D, worth saving for)."""
+def _is_terminal(stream: IO[str]) -> bool:
+    """Whether ``stream`` is a terminal (where clearing the screen means something)."""
     try:
-        return sys.stdin.isatty()
+        return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def _interactive() -> bool:
+    """Whether the input is a person's terminal (an end of input there is Ctrl-D, worth saving for)."""
+    return _is_terminal(sys.stdin)

@@ -3,8 +3,9 @@ per ``D-combined-…`` of ``docs/rulings.md``, each named after it, and the prop
 
 Each ruling test lays out a small table at the decision just before the rule (:func:`table`: the
 active player's Surge, unless it says otherwise), plays moves in their notation and checks the exact
-outcome, so that the engine applies the rule itself. Seat 0 plays Anubis, seat 1 Horus. Only the
-reference engine plays this game so far (its core is not written yet).
+outcome, so that the engine applies the rule itself. Seat 0 plays Anubis, seat 1 Horus. The ruling
+tests lay out tables on the reference engine; ``tests/test_combined_core.py`` checks the core plays
+every game as the reference does.
 """
 
 from __future__ import annotations
@@ -283,6 +284,17 @@ def test_C_15_the_solo_game_is_not_combined(capsys):
                           "--level: not an option of --game heir+reign")
 
 
+def test_D_combined_3_an_heir_unit_is_no_soldier_beast_or_oracle():
+    """Garrison (a Soldier in every City): units devoted to both gods are no Soldiers, on both engines."""
+    pharaohs = [(["Forgotten Pharaoh"], []), (["Fallen Archivist"], []), (["Forgotten Pharaoh"], [])]
+    s = table(("Hoplite Recruit",), cities=pharaohs)
+    garrison = next(f.index for f in s.cards.feats if f.name == "Garrison")
+    assert not s.units[s._id("Forgotten Pharaoh")].matches("soldier")
+    assert not s.feat_holds(0, garrison) and not GAME.to_core(s).feat_holds(0, garrison)
+    s = table(("Hoplite Recruit",) * 3, cities=[([name, "Hoplite Recruit"], []) for (name,), _ in pharaohs])
+    assert s.feat_holds(0, garrison) and GAME.to_core(s).feat_holds(0, garrison)
+
+
 def test_D_combined_4_an_oracle_enraged_before_its_turn_is_skipped():
     """Maenad (Oracle: "You may Enrage 1 opposing Soldier or Oracle in this City") played by seat 1
     earlier; here seat 0's own Priestess of Ares resolves first and the Enraged Oracle never does."""
@@ -304,7 +316,7 @@ def _games(n: int):
     """Seeded random games over three choices of Reign of War cards (every state they pass)."""
     for seed in range(n):
         config = GAME.config(reign_units=CHOICES[seed % 3], reign_seed=seed)
-        s = GAME.new_initial_state(seed, config=config)
+        s = GAME.new_initial_state(seed, engine="reference", config=config)
         rng = Rng(seed)
         yield s
         while not s.is_terminal():
@@ -337,7 +349,7 @@ def test_cards_and_coins_are_conserved_and_every_game_ends():
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), choice=st.sampled_from(CHOICES), steps=st.integers(0, 150))
 def test_undo_and_clone_restore_the_exact_state(seed, choice, steps):
-    s = GAME.new_initial_state(seed, config=GAME.config(reign_units=choice, reign_seed=seed))
+    s = GAME.new_initial_state(seed, engine="reference", config=GAME.config(reign_units=choice, reign_seed=seed))
     rng = Rng(seed)
     for _ in range(steps):
         if s.is_terminal():
@@ -367,11 +379,9 @@ def test_play_finishes_from_the_command_line(capsys):
     code, out, _ = run(capsys, "play", "--game", "heir+reign", "--players", "greedy,random", "--seed", "3", "--json")
     result = json.loads(out)
     assert code == 0 and result["winner"] in (0, 1) and result["turns"] > 1
-    assert_one_line_error(*run(capsys, "play", "--game", "heir+reign", "--players", "random,random", "--engine", "core"),
-                          "heir+reign is played by reference only")
-    assert_one_line_error(*run(capsys, "demo", "--game", "heir+reign"), "heir+reign has no core yet")
-    assert_one_line_error(*run(capsys, "match", "random", "greedy", "--game", "heir+reign", "--games", "2"),
-                          "heir+reign has no core yet")
+    code, out, _ = run(capsys, "play", "--game", "heir+reign", "--players", "random,random", "--seed", "3",
+                       "--engine", "reference", "--json")
+    assert code == 0 and json.loads(out)["winner"] in (0, 1)
 
 
 def _combined_file(extra: str = "") -> str:

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from omen_search.errors import FormatError, OmenError
+from omen_search.game import all_games
 from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.notation import VERBS, Move
 from omen_search.games.reign import positions as reign_positions
@@ -23,7 +24,10 @@ from omen_search.games.heir.positions import document_game, load_observation, lo
 from omen_search.games.heir.reference import GameState
 from omen_search.games.heir.rules import DECISIONS, PHASES, Config
 from omen_search.records import replay
+from omen_search.table import load_table
 from positions_helper import json_paths
+
+GAME_NAMES = ", ".join(g.name for g in all_games())  # what an unknown-game error lists
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 EXAMPLES = DOCS / "examples"
@@ -55,6 +59,8 @@ def load_any(doc: dict) -> Any:
         return load_observation(doc)
     if fmt == "omen-record/1":
         return replay(doc)
+    if fmt == "omen-table/1":
+        return load_table(doc)
     raise AssertionError(f"unknown format {fmt!r}")
 
 
@@ -271,7 +277,7 @@ COMMON = [
     ("unknown god", _set(("config", "gods"), ["anubis", "ra"]), ".config.gods[1]", ["'ra'"]),
     ("max_turns zero", _set(("config", "max_turns"), 0), ".config.max_turns", ["got 0"]),
     ("another card set", _set(("cards", "sha256"), "0" * 64), ".cards.sha256", ["--cards"]),
-    ("unknown game", _set(("game",), "chess"), ".game", ["unknown game 'chess'", "(games: heir, heir-solo, reign-of-war, reign-of-war-melee, heir+reign)"]),
+    ("unknown game", _set(("game",), "chess"), ".game", ["unknown game 'chess'", f"(games: {GAME_NAMES})"]),
     ("misspelt game", _set(("game",), "heirsolo"), ".game", ["did you mean 'heir-solo'?"]),
     ("game not a name", _set(("game",), ["heir"]), ".game", ["unknown game ['heir']"]),
     ("game of another config", _set(("game",), "heir-solo"), ".game", ["is 'heir-solo'", ".config sets up 'heir'"]),

@@ -5,15 +5,16 @@ from __future__ import annotations
 import pytest
 
 from omen_search.errors import UsageError
-from omen_search.game import all_games, game_of, get_game
+from omen_search.game import all_games, game_of, get_game, game_with_players
 from omen_search.games import BUILTIN
 
 
 def test_the_builtin_games_are_registered_by_name():
     """The package's games; a test may have registered others (the conformance suite's toy game)."""
     builtin = [g for g in all_games() if type(g).__module__ in BUILTIN]
-    assert [g.name for g in builtin] == ["heir", "heir-solo", "reign-of-war", "reign-of-war-melee", "heir+reign"]
-    assert [g.players for g in builtin] == [2, 2, 2, 4, 2]
+    assert [g.name for g in builtin] == ["heir", "heir-solo", "reign-of-war", "reign-of-war-melee", "heir+reign",
+                                             "omega", "omega-3", "omega-4", "omnia", "omnia-3", "omnia-4"]
+    assert [g.players for g in builtin] == [2, 2, 2, 4, 2, 2, 3, 4, 2, 3, 4]
 
 
 def test_an_unknown_game_names_the_nearest():
@@ -92,3 +93,10 @@ def test_a_game_from_outside_the_package_registers_and_is_found(monkeypatch):
     with pytest.raises(ValueError, match="already registered"):
         registry.register(ToyGame(3))
 
+
+
+def test_a_family_game_is_picked_by_its_player_count():
+    assert game_with_players("omega", 4).name == "omega-4" and game_with_players("omega-4", 2).name == "omega"
+    assert game_with_players("heir", 2).name == "heir", "the solo game (an automaton seat) is not a count of heir"
+    with pytest.raises(UsageError, match="--players-count: reign-of-war is played by 2 players, not 3"):
+        game_with_players("reign-of-war", 3)

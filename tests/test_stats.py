@@ -1,4 +1,5 @@
-"""Match statistics: Wilson intervals, Elo and its interval, LOS, pentanomial samples and the SPRT."""
+"""Match statistics: Wilson intervals, Elo and its interval, LOS, pentanomial samples and the SPRT;
+the interval of a win rate pooled from independent searches."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from omen_search.errors import UsageError
 from omen_search.stats import (
     Sample,
     Sprt,
+    batch_interval,
     elo_interval,
     elo_of_score,
     los,
     pentanomial_sample,
     score_of_elo,
+    t95,
     trinomial_sample,
     wilson,
 )
@@ -44,6 +47,57 @@ def test_wilson_contains_the_proportion_and_stays_in_0_1(successes, n):
     successes = min(successes, n)
     low, high = wilson(successes, n)
     assert 0.0 <= low <= successes / n <= high <= 1.0
+
+
+@pytest.mark.parametrize("df, quantile", [(3, 3.182), (4, 2.776), (7, 2.365), (10, 2.228), (30, 2.042), (120, 1.980)])
+def test_t95_matches_the_table_of_students_t(df, quantile):
+    assert t95(df) == pytest.approx(quantile, abs=0.004)
+
+
+def test_t95_refuses_too_few_degrees_of_freedom():
+    with pytest.raises(UsageError, match="^df: the expansion needs at least 3 degrees of freedom, got 2"):
+        t95(2)
+
+
+def test_batches_that_agree_give_the_wilson_interval_of_the_pooled_counts():
+    assert batch_interval([50] * 8, [100] * 8) == wilson(400, 800)
+
+
+def test_batches_that_disagree_widen_the_interval_by_their_spread():
+    wins = [60, 40, 55, 45, 50, 50, 62, 38]
+    low, high = batch_interval(wins, [100] * 8)
+    deviations = [w - 50 for w in wins]  # the pooled rate is 0.5
+    half = t95(7) * math.sqrt(8 / 7 * sum(d * d for d in deviations)) / 800
+    assert (low, high) == pytest.approx((0.5 - half, 0.5 + half))
+    assert high - low > wilson(400, 800)[1] - wilson(400, 800)[0]
+
+
+def test_batch_interval_weighs_batches_by_their_visits():
+    """A move one batch hardly visited: its few iterations move the interval little."""
+    even = batch_interval([50, 50, 50, 50], [100, 100, 100, 100])
+    assert batch_interval([50, 50, 50, 50, 0], [100, 100, 100, 100, 1]) == pytest.approx(even, abs=0.01)
+
+
+def test_a_move_no_batch_visited_knows_nothing():
+    assert batch_interval([0.0] * 8, [0] * 8) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("wins, visits", [([1, 2, 3], [5, 5, 5]), ([1, 2, 3, 4], [5, 5, 5])])
+def test_batch_interval_needs_four_batches_of_both(wins, visits):
+    with pytest.raises(UsageError, match="^batch_interval: needs wins and visits of at least 4 batches each"):
+        batch_interval(wins, visits)
+
+
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 300)), min_size=4, max_size=16))
+def test_batch_interval_holds_the_rate_and_the_wilson_interval_within_0_1(batches):
+    visits = [n for n, _ in batches]
+    wins = [min(w, n) for n, w in batches]
+    low, high = batch_interval(wins, visits)
+    if sum(visits) == 0:
+        assert (low, high) == (0.0, 1.0)
+        return
+    w_low, w_high = wilson(sum(wins), sum(visits))
+    assert 0.0 <= low <= w_low <= sum(wins) / sum(visits) <= w_high <= high <= 1.0
 
 
 def test_elo_of_score_known_points():

@@ -8,6 +8,7 @@ input.
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -396,3 +397,122 @@ def test_the_solo_game_tells_each_automaton_turn(tmp_path):
     s, out = session("heir-solo", typist, tmp_path, seed=2)
     assert s.run() == 0
     assert out.getvalue().count("since your last decision, seat 1") >= 2
+
+
+# ------------------------------------------------------------------------------ hot seat
+
+
+def hot_seat(typist: Typist, tmp_path: Path, seed: int = 3) -> tuple[TerminalGame, io.StringIO]:
+    """A Heir game of two humans at one terminal, both typing as ``typist`` does."""
+    game = get_game("heir")
+    out = io.StringIO()
+    bots: dict[int, Any] = {seat: HumanPlayer(typist, out, game) for seat in (0, 1)}  # type: ignore[arg-type]
+    s = TerminalGame(game, lambda: game.new_initial_state(seed), ["human", "human"], bots, tmp_path / "saved.json",
+                     out=out)
+    typist.session = s
+    return s, out
+
+
+HAND_OVER = re.compile(r"=== seat (\d) to play: pass the screen")
+
+
+def handing_over(t: Typist) -> bool:
+    """Whether the prompt ``t`` answers is a hand-over (the screen waits for Enter)."""
+    assert t.session is not None
+    return t.session.out.getvalue().rstrip().endswith("===")
+
+
+def test_hot_seat_hands_the_screen_over_before_the_other_humans_decision(tmp_path):
+    """Between a hand-over to seat N and the next, only seat N's decisions (and so only seat N's hand)
+    are on the screen, and each hand-over first tells what the other seat did since."""
+    typist = Typist(lambda t: "" if handing_over(t) else "quit" if t.state.turn > 6 else "1")
+    s, out = hot_seat(typist, tmp_path)
+    assert s.run() == 0
+    text = out.getvalue()
+    parts = HAND_OVER.split(text)
+    seats = [int(seat) for seat in parts[1::2]]
+    assert len(seats) >= 6 and all(a != b for a, b in zip(seats, seats[1:])), "handed over at every change of seat"
+    for seat, part in zip(seats, parts[2::2]):
+        deciders = set(re.findall(r"seat (\d), your moves", part))
+        assert deciders <= {str(seat)}, f"seat {deciders} decided on seat {seat}'s screen"
+    for part in parts[4::2]:
+        assert "since your last decision:" in part, "the other seat's moves are told after a hand-over"
+
+
+def test_hot_seat_undo_goes_back_to_the_asking_seats_own_decision(tmp_path):
+    state_at: list[tuple[int, int]] = []  # (seat, ply) of every prompt
+    script: list[str] = []
+
+    def answer(t: Typist) -> str:
+        if handing_over(t):
+            return ""
+        state_at.append((t.state.current_player, t.state.ply))
+        if script:
+            return script.pop(0)
+        if t.state.current_player == 1 and t.state.turn >= 2:
+            script.append("quit")
+            return "undo"
+        return "1"
+
+    typist = Typist(answer)
+    s, out = hot_seat(typist, tmp_path)
+    assert s.run() == 0
+    assert "took back" in out.getvalue()
+    seat, ply = state_at[-1]
+    assert seat == 1, "back at a decision of the seat that asked, not the other human's"
+    assert (1, ply) in state_at[:-2], "at a decision seat 1 had before"
+
+
+# ------------------------------------------------------------------------------ resuming a saved game
+
+
+def test_resume_plays_on_from_a_saved_game_and_saves_it_back(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\n1\nquit\n"))
+    assert run(capsys, "play", "--players", "human,greedy", "--seed", "5", "--record", str(path))[0] == 0
+    first = load_record(path)["moves"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\n2\nquit\n"))
+    status, out, err = run(capsys, "play", "--resume", str(path))
+    assert status == 0 and err == "" and f"Resumed after {len(first)} plies." in out
+    record = load_record(path)
+    assert record["moves"][:len(first)] == first and len(record["moves"]) > len(first), "saved back, longer"
+    assert record["seed"] == 5 and record["players"] == ["human", "greedy"], "the record's seed and players"
+    assert not replay(record).is_terminal()
+
+
+def test_resume_with_bots_finishes_the_game_on_the_core(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\nquit\n"))
+    assert run(capsys, "play", "--game", "reign-of-war", "--players", "human,random", "--seed", "2",
+               "--record", str(path))[0] == 0
+    begun = load_record(path)["moves"]
+    done = tmp_path / "done.json"
+    status, out, _ = run(capsys, "play", "--resume", str(path), "--players", "greedy,random", "--record", str(done))
+    assert status == 0
+    record = load_record(done)
+    assert record["moves"][:len(begun)] == begun and record["players"] == ["greedy", "random"]
+    assert replay(record).is_terminal(), "played to the end from where the record stopped"
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--seed", "3"], ["--seed", "keeps the seed"]),
+    (["--emissary"], ["--emissary", "keeps the seed and options"]),
+    (["--game", "reign-of-war"], ["--game reign-of-war", "heir"]),
+])
+def test_resume_refuses_flags_that_would_change_the_record(capsys, tmp_path, monkeypatch, extra, words):
+    path = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert run(capsys, "play", "--players", "human,random", "--record", str(path))[0] == 0
+    assert_one_line_error(*run(capsys, "play", "--resume", str(path), *extra), *words)
+
+
+def test_resume_refuses_a_finished_game_and_a_record_that_does_not_replay(capsys, tmp_path):
+    done = tmp_path / "done.json"
+    assert run(capsys, "play", "--players", "random,random", "--record", str(done))[0] == 0
+    assert_one_line_error(*run(capsys, "play", "--resume", str(done)), "finished game")
+    record = load_record(done)
+    del record["scores"], record["winner"]
+    record["moves"][3] = "play Nothing city9"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    assert_one_line_error(*run(capsys, "play", "--resume", str(bad)), "ply 3")

@@ -304,6 +304,7 @@ def test_no_response_holds_a_card_hidden_in_the_opponents_hand(client, name, mon
             advice = Advisor(Limit(iterations=300), seed=HINT_SEED, game=game).advise(game.observe(session.state, 0))
             expected = advice_json(game, advice, HINT_TOP)
             assert hint["moves"] == expected["moves"] and hint["outlook"] == expected["outlook"], snap["ply"]
+            assert hint["separated"] is expected["separated"] is advice.separated, "whether the top two differ"
             texts.append(json.dumps(_own_lines(hint)))
         for text in texts:
             assert str(session.seed) not in text and "deck_order" not in text

@@ -65,6 +65,8 @@ def test_the_view_shows_no_card_hidden_in_another_seats_hand(name):
                         leaks.append((seed, state.ply, seat, card))
     if held and not checked:  # the Grand Melee: the drafted stacks, face up, name every card a hand can hold
         pytest.skip(f"{name}: every seat's observation names every card another seat can hold")
+    if not held and get_game(name).family == "omega":  # runes, not cards, are hidden: tests/test_omega.py
+        pytest.skip(f"{name}: no seat holds cards; its hidden runes are checked in tests/test_omega.py")
     if get_game(name).automaton is None:  # the solo Heir's automaton holds no hand
         assert checked, "no position had a hidden card to check"
     assert not leaks, f"hidden cards in the view: {leaks[:5]}"

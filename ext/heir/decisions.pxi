@@ -9,7 +9,7 @@ cdef void entomb_under(Ctx* c, Decision d, int slot) noexcept nogil:
     cdef int side = d.owner if e.side == 0 else 1 - d.owner
     cdef int32_t buf[MAX_MOVES]
     inc(c, &s.cities[city][side][t], -1)
-    inc(c, &s.under[d.owner][t], 1)
+    inc(c, &s.under[d.owner][card_of(tb, t)], 1)
     seti8(c, &s.building[d.owner], slot)
     d.kind = DK_ENTOMB
     d.player = d.owner
@@ -35,6 +35,9 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
     clear_pending(c)
     L(c, &s.ply, sizeof(s.ply))
     s.ply += 1
+    if hook_decide(c, &d, m):
+        run(c)
+        return
     if d.kind == DK_EMISSARY:
         inc(c, &s.hands[p][a], -1)
         if s.known[p][a] > s.hands[p][a]:
@@ -54,7 +57,7 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
         set8(c, &s.phase, PH_SURGE_START)
     elif d.kind == DK_SURGE:
         if verb == V_END:
-            set8(c, &s.phase, PH_WAR)
+            set8(c, &s.phase, AFTER_SURGE)
         elif verb == V_USE:
             L(c, &s.unused[p], 2)
             s.unused[p] &= <uint16_t>~(1 << a)
@@ -179,6 +182,7 @@ cdef void do_move(Ctx* c, int32_t m) noexcept nogil:
                 push(c, tb.prog_built[a], p, -1)
                 if tb.prog_labor[a] >= 0:
                     push(c, tb.prog_labor[a], p, -1)
+    hook_decided(c, &d, m)
     run(c)
 
 

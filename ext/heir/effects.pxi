@@ -8,6 +8,8 @@ cdef void step_effect(Ctx* c) noexcept nogil:
     cdef Decision d
     cdef uint8_t counts[NCITIES * MAX_T]
     cdef int32_t buf[MAX_MOVES]
+    if hook_frame(c, f):
+        return
     if index >= tb.prog_len[prog]:
         inc(c, &s.stack_n, -1)
         return
@@ -93,6 +95,8 @@ cdef void step_effect(Ctx* c) noexcept nogil:
             set_pending(c, DK_REINFORCE, owner)
     elif e.op == OP_DISCARD_BUILT:
         discard_card(c, e.n)
+    else:
+        hook_op(c, e, prog, index, owner, city)
 
 
 # -- phases (reference: _phase_*)

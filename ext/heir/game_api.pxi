@@ -65,25 +65,25 @@ cdef void api_track_stats(const void* tables, const void* s, const void* track, 
         out[NCITIES + city] = w.taken[city][player]
 
 
-cdef GameApi HEIR_API
-HEIR_API.name = "heir"
-HEIR_API.num_players = 2
-HEIR_API.max_moves = MAX_MOVES
-HEIR_API.state_size = sizeof(State)
-HEIR_API.track_size = sizeof(WarTrack)
-HEIR_API.trail_per_move = TRAIL_MARGIN
-HEIR_API.n_stats = N_WAR_STATS
-HEIR_API.new_game = api_new_game
-HEIR_API.to_move = api_to_move
-HEIR_API.legal_moves = api_legal_moves
-HEIR_API.apply = api_apply
-HEIR_API.returns = api_returns
-HEIR_API.scores = api_scores
-HEIR_API.determinize = api_determinize
-HEIR_API.seen_move = api_seen_move
-HEIR_API.rollout = api_rollout
-HEIR_API.track_begin = api_track_begin
-HEIR_API.track_step = api_track_step
-HEIR_API.track_stats = api_track_stats
-assert HEIR_API.state_size <= TRAIL_MAX_STATE and MAX_MOVES <= SEARCH_MAX_MOVES
-assert HEIR_API.n_stats <= MAX_STATS
+cdef GameApi CORE_API
+CORE_API.name = API_NAME
+CORE_API.num_players = 2
+CORE_API.max_moves = MAX_MOVES
+CORE_API.state_size = sizeof(State)
+CORE_API.track_size = sizeof(WarTrack)
+CORE_API.trail_per_move = TRAIL_MARGIN
+CORE_API.n_stats = N_WAR_STATS
+CORE_API.new_game = api_new_game
+CORE_API.to_move = api_to_move
+CORE_API.legal_moves = api_legal_moves
+CORE_API.apply = api_apply
+CORE_API.returns = api_returns
+CORE_API.scores = api_scores
+CORE_API.determinize = api_determinize
+CORE_API.seen_move = api_seen_move
+CORE_API.rollout = api_rollout
+CORE_API.track_begin = api_track_begin
+CORE_API.track_step = api_track_step
+CORE_API.track_stats = api_track_stats
+assert CORE_API.state_size <= TRAIL_MAX_STATE and MAX_MOVES <= SEARCH_MAX_MOVES
+assert CORE_API.n_stats <= MAX_STATS

@@ -24,6 +24,7 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
             k -= 1
     elif kind == DK_SURGE:
         n = play_moves(c, p, s.hands[p], 1, 0, out)
+        n = hook_surge_moves(c, p, out, n)
         if not s.reward_used:
             for k in range(NTILES):
                 if s.unused[p] & (1 << k):
@@ -96,7 +97,7 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
             counts[s.discard[k]] += 1
         for t in range(d.last, T):
             out[n] = mk(V_TAKE, t)
-            n += counts[t] != 0
+            n += (counts[t] != 0) & hook_reclaimable(c, d, t)
         out[n] = mk(V_PASS)
         n += 1
     elif kind == DK_MOVE:
@@ -162,6 +163,8 @@ cdef int gen_moves(Ctx* c, const Decision* d, int32_t* out) noexcept nogil:
             for k in range(nk):
                 out[n + k] = mk(V_BUILD, t, 0, 0, 0, 0, cities[k])
             n += nk
+    else:
+        n = hook_moves(c, d, out)
     return n
 
 cdef inline int has_choice(Ctx* c, const Decision* d) noexcept nogil:

@@ -34,6 +34,7 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         seti8(c, &s.emissaries[1], -1)
         set8(c, &s.phase, PH_WEALTH_REVEAL)
     elif ph == PH_WEALTH_REVEAL:
+        hook_turn_start(c)
         if heir_active(s):
             heir_wealth(c)
             return
@@ -117,6 +118,7 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         if excess > 0:
             set_pending(c, DK_DISCARD, p, p, excess)
     elif ph == PH_END_CHECK:
+        hook_end_check(c)
         p = s.active
         if s.coins[p] > COIN_LIMIT:
             set8(c, &s.coins[p], COIN_LIMIT)
@@ -125,7 +127,8 @@ cdef void step_phase(Ctx* c) noexcept nogil:
             if s.city_tiles_n[city] == 0:
                 empty += 1
         if (empty >= 2 or (s.completed[0][0] and s.completed[0][1] and s.completed[0][2])
-                or (s.completed[1][0] and s.completed[1][1] and s.completed[1][2]) or s.turn >= s.max_turns):
+                or (s.completed[1][0] and s.completed[1][1] and s.completed[1][2]) or s.turn >= s.max_turns
+                or hook_game_ends(tb, s)):
             set8(c, &s.phase, PH_GAME_OVER)
             return
         set8(c, &s.active, 1 - p)
@@ -136,6 +139,8 @@ cdef void step_phase(Ctx* c) noexcept nogil:
         set8(c, &s.reward_used, 0)
         set8(c, &s.reveal_again_used, 0)
         set8(c, &s.phase, PH_WEALTH_REVEAL)
+    else:
+        hook_phase(c, ph)
 
 cdef void run(Ctx* c) noexcept nogil:
     """Resolve everything automatic until a decision is pending or the game is over."""

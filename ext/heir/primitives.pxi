@@ -200,8 +200,8 @@ cdef inline void gain(Ctx* c, int p, int n) noexcept nogil:
     inc(c, &c.s.coins[p], n if n < sup else sup)
 
 cdef inline void to_hand_public(Ctx* c, int p, int t) noexcept nogil:
-    inc(c, &c.s.hands[p][t], 1)
-    inc(c, &c.s.known[p][t], 1)
+    inc(c, &c.s.hands[p][card_of(c.tb, t)], 1)  # an Enraged unit comes back as its card (combined game)
+    inc(c, &c.s.known[p][card_of(c.tb, t)], 1)
 
 cdef inline void leave_hand(Ctx* c, int p, int t) noexcept nogil:
     inc(c, &c.s.hands[p][t], -1)
@@ -211,7 +211,7 @@ cdef inline void leave_hand(Ctx* c, int p, int t) noexcept nogil:
 cdef inline void discard_card(Ctx* c, int t) noexcept nogil:
     cdef State* s = c.s
     L(c, &s.discard[s.discard_n], 1)
-    s.discard[s.discard_n] = <uint8_t>t
+    s.discard[s.discard_n] = <uint8_t>card_of(c.tb, t)  # an Enraged unit is discarded as its card
     inc(c, &s.discard_n, 1)
 
 cdef inline void take_from_discard(Ctx* c, int t) noexcept nogil:

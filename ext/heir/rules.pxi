@@ -77,6 +77,7 @@ cdef void play_unit(Ctx* c, int p, int t, int city, int paid, int from_hand) noe
         push(c, tb.prog_invocation[t], p, city)
     if devoted_to(tb, t, god):
         push(c, tb.prog_reinforce_choice, p, city)
+    hook_entered(c, p, t, city)  # a unit that resolves for no god's player never gets here: it is no Neutral one
 
 cdef int play_moves(Ctx* c, int p, const uint8_t* counts, int paid, int only_god, int32_t* out) noexcept nogil:
     cdef const Tables* tb = c.tb

@@ -20,18 +20,20 @@ cdef int score(const Tables* tb, const State* s, int p) noexcept nogil:
     for slot in range(3):
         if s.completed[p][slot]:
             vp += tb.vp[s.gods[p]][slot]
-    return vp
+    return vp + hook_score(tb, s, p)
 
 cdef int winner(const Tables* tb, const State* s) noexcept nogil:
     """H-score-1 with its tie-breaks (favor always decides the last one)."""
     cdef int k, a, b
-    for k in range(4):
+    for k in range(4 + EXTRA_TIEBREAKS):
         if k == 0:
             a, b = score(tb, s, 0), score(tb, s, 1)
         elif k == 1:
             a, b = popcount16(s.unused[0]), popcount16(s.unused[1])
         elif k == 2:
             a, b = treasured_in_hand(tb, s, 0), treasured_in_hand(tb, s, 1)
+        elif k < 3 + EXTRA_TIEBREAKS:
+            a, b = hook_tiebreak(tb, s, 0), hook_tiebreak(tb, s, 1)
         else:
             a, b = s.favor == s.gods[0], s.favor == s.gods[1]
         if a != b:

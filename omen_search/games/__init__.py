@@ -7,4 +7,5 @@ that does lives in the game's folder.
 
 # the modules that register the package's games (omen_search.game loads them on first use)
 BUILTIN: tuple[str, ...] = ("omen_search.games.heir.game", "omen_search.games.reign.game",
-                             "omen_search.games.melee.game", "omen_search.games.combined.game")
+                             "omen_search.games.melee.game", "omen_search.games.combined.game",
+                             "omen_search.games.omega.game", "omen_search.games.omnia.game")

@@ -19,6 +19,18 @@
     POST   /api/review/{id}/practice  {seat, ply, move}: a move tried there, judged against the best
     POST   /api/review/{id}/stop      end the analysis early
     DELETE /api/review/{id}
+    GET    /api/table/setup?game=G    the set-up form's choices: the cards a starting hand can hold
+    POST   /api/table                 a game at the table {game, options, seat, hand, seen}: 201, or 200
+                                      with {question} when the set-up must name a card first
+    POST   /api/table/load            a game at the table from a table record {record}
+    GET    /api/table/{id}            the game as the user sees it, and what comes next
+    POST   /api/table/{id}/event      {seat, move, seen}: the next event; 200 with {question} when it
+                                      must name a card first (nothing changed), 422 for an impossible one
+    POST   /api/table/{id}/undo       take the last event back
+    POST   /api/table/{id}/advice     {iterations? | seconds?}: the advisor's best three at your decision
+    POST   /api/table/{id}/advice/stop   end a running advice with the advice so far
+    GET    /api/table/{id}/record     the game as a table record (omen-table/1)
+    DELETE /api/table/{id}
 
 Every error a request can cause is an :class:`~omen_search.errors.OmenError`, answered as
 ``{"error": <class name>, "message": <what was wrong, naming the field>}`` with a 4xx status
@@ -49,10 +61,12 @@ from omen_search.errors import (CardDataError, FormatError, IllegalMoveError, No
 from omen_search.jsonio import parse_json
 from omen_search.limits import check_int, check_seconds
 from omen_search.search import Limit
+from omen_search.table import TableEventError
 from omen_search.web.jobs import Searches
 from omen_search.web.reviews import Reviews
 from omen_search.web.sessions import (DEFAULT_HINT, DEFAULT_OPPONENT, Sessions, TurnError, UnknownSessionError,
                                       Versioned)
+from omen_search.web.tables import Tables
 from omen_search.web.views import catalogue
 
 STATIC = Path(__file__).parent / "static"
@@ -74,6 +88,7 @@ STATUS: dict[type[OmenError], int] = {  # the most specific class listed decides
     TurnError: 409,
     TooLargeError: 413,
     IllegalMoveError: 422,
+    TableEventError: 422,
     RequestError: 400,
     NotationError: 400,
     FormatError: 400,
@@ -122,6 +137,11 @@ def _sessions(request: Request) -> Sessions:
 def _reviews(request: Request) -> Reviews:
     reviews: Reviews = request.app.state.reviews
     return reviews
+
+
+def _tables(request: Request) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
 
 
 def _session_id(request: Request) -> str:
@@ -233,11 +253,15 @@ async def stop_hint(request: Request) -> Response:
     return JSONResponse({"stopping": session.hinting})
 
 
+def _download(document: dict[str, Any], name: str) -> Response:
+    """A JSON document as a file the browser saves as ``name``."""
+    return Response(json.dumps(document, indent=1), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
 async def record(request: Request) -> Response:
     session = _sessions(request).get(_session_id(request))
-    name = f"omen-{session.game.name}-{session.id[:6]}.json"
-    return Response(json.dumps(session.record(), indent=1), media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return _download(session.record(), f"omen-{session.game.name}-{session.id[:6]}.json")
 
 
 async def close(request: Request) -> Response:
@@ -250,6 +274,9 @@ async def new_review(request: Request) -> Response:
     if "play" in body:  # a game of this server, as it stands
         session = _sessions(request).get(str(body["play"]))
         record, title = session.record(), f"your game of {session.game.title}"
+    elif "table" in body:  # a game followed at the table here
+        table = _tables(request).get(str(body["table"]))
+        record, title = table.record(), f"your game at the table, {len(table.table.events)} events"
     else:
         record, title = _record_of(body), None
     review = await _reviews(request).open(record, iterations=body.get("iterations"), title=title)
@@ -283,6 +310,60 @@ async def close_review(request: Request) -> Response:
     return Response(status_code=204)
 
 
+async def table_setup(request: Request) -> Response:
+    return JSONResponse(_tables(request).setup(request.query_params.get("game", "heir")))
+
+
+async def new_table(request: Request) -> Response:
+    body = await _body(request)
+    made = await _tables(request).new(body.get("game", "heir"), options=body.get("options"), seat=body.get("seat", 0),
+                                      hand=body.get("hand", []), seen=body.get("seen", []))
+    if isinstance(made, dict):
+        return JSONResponse({"question": made})
+    return JSONResponse(made.snapshot(), status_code=201)
+
+
+async def load_table(request: Request) -> Response:
+    body = await _body(request)
+    return JSONResponse((await _tables(request).load(_record_of(body))).snapshot(), status_code=201)
+
+
+async def show_table(request: Request) -> Response:
+    return JSONResponse(_tables(request).get(_session_id(request)).snapshot())
+
+
+async def table_event(request: Request) -> Response:
+    body = await _body(request)
+    table = _tables(request).get(_session_id(request))
+    question = table.add(body.get("seat"), body.get("move"), body.get("seen", []))
+    return JSONResponse({"question": question} if question is not None else table.snapshot())
+
+
+async def table_undo(request: Request) -> Response:
+    table = _tables(request).get(_session_id(request))
+    table.undo()
+    return JSONResponse(table.snapshot())
+
+
+async def table_advice(request: Request) -> Response:
+    body = await _body(request)
+    return JSONResponse(await _tables(request).get(_session_id(request)).advise(_limit(body)))
+
+
+async def table_advice_stop(request: Request) -> Response:
+    return JSONResponse({"stopping": _tables(request).get(_session_id(request)).stop_advice()})
+
+
+async def table_record(request: Request) -> Response:
+    table = _tables(request).get(_session_id(request))
+    return _download(table.record(), f"omen-table-{table.table.game.name}-{table.id[:6]}.json")
+
+
+async def close_table(request: Request) -> Response:
+    await _tables(request).close(_session_id(request))
+    return Response(status_code=204)
+
+
 def create_app(*, allowed_hosts: tuple[str, ...] | None = LOCAL_HOSTS, threads: int | None = None) -> Starlette:
     """The web app. ``allowed_hosts``: the host names it answers to (None: any, for a server
     opened to the network with ``--host``); ``threads``: search threads (default: the cores)."""
@@ -292,11 +373,13 @@ def create_app(*, allowed_hosts: tuple[str, ...] | None = LOCAL_HOSTS, threads: 
         searches = Searches(threads)
         app.state.sessions = Sessions(searches)
         app.state.reviews = Reviews(searches)
+        app.state.tables = Tables(searches)
         try:
             yield
         finally:
             await app.state.sessions.close()
             await app.state.reviews.close()
+            await app.state.tables.close()
             searches.close()
 
     routes = [
@@ -319,6 +402,16 @@ def create_app(*, allowed_hosts: tuple[str, ...] | None = LOCAL_HOSTS, threads: 
         Route("/api/review/{id}/decision", review_decision),
         Route("/api/review/{id}/practice", practise, methods=["POST"]),
         Route("/api/review/{id}/stop", stop_review, methods=["POST"]),
+        Route("/api/table/setup", table_setup),
+        Route("/api/table", new_table, methods=["POST"]),
+        Route("/api/table/load", load_table, methods=["POST"]),
+        Route("/api/table/{id}", show_table),
+        Route("/api/table/{id}", close_table, methods=["DELETE"]),
+        Route("/api/table/{id}/event", table_event, methods=["POST"]),
+        Route("/api/table/{id}/undo", table_undo, methods=["POST"]),
+        Route("/api/table/{id}/advice", table_advice, methods=["POST"]),
+        Route("/api/table/{id}/advice/stop", table_advice_stop, methods=["POST"]),
+        Route("/api/table/{id}/record", table_record),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))] if allowed_hosts else []

@@ -24,6 +24,7 @@ from omen_search.game import Game
 from omen_search.limits import check_int
 from omen_search.records import record_game, replay
 from omen_search.search import Limit
+from omen_search.table import is_table_record, load_table
 from omen_search.web.jobs import Searches
 from omen_search.web.sessions import HUMAN, Store, TurnError, Versioned
 from omen_search.web.views import move_choices
@@ -89,7 +90,8 @@ class ReviewSession(Versioned):
         self.seed = 0  # the analysis's seed: a review of the same record with the same budget gives the same values
         self.status: ReviewStatus = "analysing"
         self.error: str | None = None
-        self.progress = {s: (0, 0) for s in game.deciding_seats}
+        self.seats: tuple[int, ...] = game.deciding_seats  # the seats analysed (a table record: its user's)
+        self.progress = {s: (0, 0) for s in self.seats}
         self.reviews: dict[int, GameReview] = {}
         self._stop = threading.Event()
         self._task: asyncio.Task[None] | None = None
@@ -110,7 +112,7 @@ class ReviewSession(Versioned):
             found = await asyncio.gather(*(self.searches.run(
                 lambda seat=seat: analyze_game(self.record, seat, self.limit, cards=self.cards, seed=self.seed,
                                                game=self.game, on_progress=progress(seat), stop=self._stop))
-                for seat in self.game.deciding_seats))
+                for seat in self.seats))
             self.reviews = {r.player: r for r in found}
             self.status = "done"
         except AnalysisStopped:
@@ -214,10 +216,22 @@ class Reviews(Store[ReviewSession]):
         :class:`~omen_search.errors.RecordError` for one that does not replay."""
         limit = Limit(iterations=DEFAULT_REVIEW_ITERATIONS if iterations is None
                       else check_int(iterations, "iterations", (1, MAX_REVIEW_ITERATIONS)))
+        if is_table_record(record):
+            return await self._open_table(record, limit, title)
         family = record_game(record)
         cards = family.default_cards()
         game = family.game_of_document(record, "record", cards)
         state = await self.searches.run(replay, record, cards, None, game)
         review = ReviewSession(secrets.token_urlsafe(9), record, game, cards, self.searches, limit, state.ply,
                                title or f"{game.title}, {state.ply} plies")
+        return await self._add(review)
+
+    async def _open_table(self, record: dict[str, Any], limit: Limit, title: str | None) -> ReviewSession:
+        """A table record's review: its user's seat only (the other seat's cards were never seen)."""
+        table = await self.searches.run(load_table, record)
+        game, events = table.game, len(table.events)
+        review = ReviewSession(secrets.token_urlsafe(9), record, game, table.cards, self.searches, limit, events,
+                               title or f"{game.title}, at the table, {events} events")
+        review.players = [HUMAN if s == table.seat else "opponent" for s in range(game.players)]
+        review.you, review.seats, review.progress = table.seat, (table.seat,), {table.seat: (0, 0)}
         return await self._add(review)

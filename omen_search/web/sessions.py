@@ -32,6 +32,7 @@ from omen_search.web.views import advice_json, board_changes, move_choices
 
 MAX_SESSIONS = 32  # games kept at once; starting one more drops the one left alone longest
 DEFAULT_OPPONENT = "ismcts:iterations=2000"
+SEARCHING = ("ismcts", "ismcts-mo", "pimc")  # the bot kinds that search, on a game's core
 HINT_TOP = 3
 DEFAULT_HINT = Limit(iterations=10_000)
 HUMAN = "human"  # how a record names the person's seat
@@ -105,6 +106,9 @@ class PlaySession(Versioned):
                              f"{' or '.join(map(str, game.deciding_seats))}, not {shown(seat)}")
         if not isinstance(opponent, str) or parse_spec(opponent)[0] == HUMAN:
             raise UsageError(f"opponent: must be a bot spec (random, greedy, pimc:…, ismcts:…), got {shown(opponent)}")
+        if "core" not in game.engines and parse_spec(opponent)[0] in SEARCHING:
+            raise UsageError(f"opponent: {game.name} is played on its reference engine only so far, and "
+                             f"{parse_spec(opponent)[0]} searches on a core: choose random, first or greedy")
         super().__init__()
         self.id, self.game, self.searches, self.seat = session_id, game, searches, seat
         self.cards = cards if cards is not None else game.default_cards()
@@ -112,7 +116,7 @@ class PlaySession(Versioned):
         self.opponent = opponent
         self.bots: dict[int, Bot] = {s: make_bot(opponent, bot_seed(self.seed, s), game)
                                      for s in game.deciding_seats if s != seat}
-        self.state = game.new_initial_state(self.seed, engine="core", cards=self.cards, config=config)
+        self.state = game.new_initial_state(self.seed, engine=game.engines[0], cards=self.cards, config=config)
         self.log: list[LogEntry] = []
         self._decisions: list[int] = []  # the plies at which the person decided, for undo
         for move in moves:
@@ -256,6 +260,8 @@ class PlaySession(Versioned):
             raise TurnError("hint: the game is over" if self.over else "hint: it is not your turn")
         if self.hinting:
             raise TurnError("hint: a hint is being searched already")
+        if "core" not in self.game.engines:
+            raise UsageError(f"hint: {self.game.name} is played on its reference engine only so far; hints search on a core")
         advisor = self._advisor = Advisor(limit, seed=secrets.randbits(63), game=self.game)
         self._hint_stopped = False
         ply = self.state.ply

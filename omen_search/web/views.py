@@ -15,6 +15,7 @@ from typing import Any
 
 from omen_search.advisor import Advice
 from omen_search.bots import BOT_KINDS
+from omen_search.errors import UsageError
 from omen_search.game import Game, all_games
 
 # The opponents the new-game form offers, weakest first (any spec make_bot reads can be typed).
@@ -41,19 +42,28 @@ def _num(x: float) -> float | None:
 
 def advice_json(game: Game, advice: Advice, top: int) -> dict[str, Any]:
     """The advisor's ``top`` best moves for a page: each move (with its steps, so the page can
-    point at it), its win probability with the 95% interval, the VP margin, its share of
-    determinisations in which it was best and its principal line; a forced move has no numbers
-    (null)."""
+    point at it), its win probability with the 95% interval, the VP margin and its principal
+    line; a forced move has no numbers (null)."""
     return {
         "iterations": advice.iterations,
         "seconds": round(advice.elapsed, 3),
         "moves": [{"move": str(m.move), "steps": list(game.move_steps(m.move)), "visits": m.visits,
                    "win_prob": _num(m.win_prob), "win_prob_low": _num(m.win_prob_low),
                    "win_prob_high": _num(m.win_prob_high), "vp_margin": _num(m.vp_margin),
-                   "best_share": _num(m.best_share), "pv": [{"seat": s.seat, "move": s.move} for s in m.pv]}
+                   "pv": [{"seat": s.seat, "move": s.move} for s in m.pv]}
                   for m in advice.moves[:top]],
         "outlook": advice.outlook_text,
+        "separated": advice.separated,  # False: the top two moves' 95% intervals overlap
     }
+
+
+def _followed_at_table(game: Game) -> bool:
+    """Whether the game has a table companion (the "At the table" page offers those)."""
+    try:
+        game.table_rules()
+    except UsageError:
+        return False
+    return True
 
 
 def catalogue() -> dict[str, Any]:
@@ -61,7 +71,8 @@ def catalogue() -> dict[str, Any]:
     can take, and the opponents on offer."""
     games = []
     for game in all_games():
-        games.append({**game.describe(), "seats": list(game.deciding_seats), "automaton": game.automaton})
+        games.append({**game.describe(), "seats": list(game.deciding_seats), "automaton": game.automaton,
+                      "table": _followed_at_table(game), "search": "core" in game.engines})
     return {"games": games, "opponents": [{"spec": spec, "label": label} for spec, label in OPPONENTS],
             "bot_kinds": [k for k in BOT_KINDS if k != "human"]}
 

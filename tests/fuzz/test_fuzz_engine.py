@@ -7,8 +7,9 @@ A case is one session: 1–8 lines fed to ``EngineServer.serve`` (in a thread, w
 as bytes through a text wrapper as stdin is. Lines are queries built from real observations and
 records (``docs/examples``, read at test time, and seeded random games) with random fields
 (``maxIterations``, ``maxSeconds``, ``ply``, ``top``, ``workers``, ``seed``, ``algorithm``,
-``reportDuringSearchEvery``, unknown ones), valid or not; actions (``query_version``, ``terminate``
-of an id of the session or of none); and then mutations of any of them: the JSON edited
+``reportDuringSearchEvery``, ``analyzeTurns``, unknown ones), valid or not; actions
+(``query_version``, ``terminate`` of an id of the session or of none, ``terminate_all``, with or
+without ``turnNumbers``); and then mutations of any of them: the JSON edited
 (``fuzzlib.mutate_json``), the text cut or spliced, bytes that are not UTF-8, blank lines, deep
 nesting, long numbers. Every session ends with a ``query_version`` whose answer shows the engine
 still reads. Budgets stay small: a query that asks for more than 50 iterations, 0.1 s or 2 workers
@@ -35,7 +36,7 @@ import threading
 from collections import Counter
 from typing import Any
 
-from omen_search.engine_protocol import EngineServer, QUERY_FIELDS
+from omen_search.engine_protocol import QUERY_FIELDS, EngineServer, QueryError, parse_queries
 from omen_search.errors import FormatError
 from omen_search.games.heir.observe import observe
 from omen_search.jsonio import parse_json
@@ -45,7 +46,7 @@ from fuzzlib import Case, examples_of, fuzz, mutate_json, mutate_text, random_co
 from process_helper import omen_env
 
 SESSION_TIMEOUT = 120.0
-KNOWN_FIELDS = QUERY_FIELDS | {"action", "terminateId"}
+KNOWN_FIELDS = QUERY_FIELDS | {"action", "terminateId", "turnNumbers"}
 
 
 @functools.cache
@@ -72,6 +73,8 @@ def query(rng: random.Random, ids: list[Any]) -> dict[str, Any]:
     doc[kind] = json.loads(text)
     if kind == "record" and rng.random() < 0.5:
         doc["ply"] = rng.choice((0, 1, 5, 48, 100, 143, 144, 145, -1, 10**7 + 1, "3", 2.0))
+    if rng.random() < 0.15:
+        doc["analyzeTurns"] = rng.choice(([3, 5], [0], [144, 1], [], [1, 1], "x", [2.0], [-1], None))
     def pick(good: tuple, bad: tuple) -> Any:
         return rng.choice(good) if rng.random() < 0.85 else rng.choice(bad)
 
@@ -98,9 +101,11 @@ def action(rng: random.Random, ids: list[Any]) -> dict[str, Any]:
     if rng.random() < 0.4:
         doc["action"] = "query_version"
     elif rng.random() < 0.85:
-        doc["action"] = "terminate"
+        doc["action"] = rng.choice(("terminate", "terminate", "terminate_all"))
         if rng.random() < 0.9:
             doc["terminateId"] = rng.choice(ids) if ids and rng.random() < 0.8 else rng.choice(IDS + BAD_IDS)
+        if rng.random() < 0.2:
+            doc["turnNumbers"] = rng.choice(([3], [0, 5], [], "3", [-1], None))
     else:
         doc["action"] = rng.choice(("stop", "", None, 1, "QUERY_VERSION"))
     return doc
@@ -184,7 +189,11 @@ def expected_finals(stdin_bytes: bytes) -> tuple[Counter, int, list[str]]:
         if not (isinstance(ident, str) or (isinstance(ident, int) and not isinstance(ident, bool))):
             null += 1
             continue
-        per_id[json.dumps(ident)] += 1
+        try:  # a query with analyzeTurns is answered once per ply
+            positions = 1 if "action" in doc else len(parse_queries(doc))
+        except QueryError:
+            positions = 1
+        per_id[json.dumps(ident)] += positions
     return per_id, null, text_lines
 
 

@@ -35,6 +35,13 @@ RULESET = "heir+reign"
 MAX_REIGN_CARDS = 10  # C-2: the rulebook's recommended limit, the engines' too
 ENRAGED_SUFFIX = " (enraged)"
 
+# The limits of the combined game's core (ext/combined/core_state.pxd, which asserts it agrees with
+# them; docs/cards.md lists them). A set beyond one is refused when a game is dealt on the core, with
+# a CoreLimitError naming it; the reference engine plays it.
+CORE_UNIT_DESIGNS = 48  # Heir's designs, the chosen Reign of War ones and their Enraged forms
+CORE_DECK = 50  # cards in the deck: Heir's 40 at most, and MAX_REIGN_CARDS
+CORE_STACK = 128  # effect lists resolving at once: Heir's (heir.cards.MAX_STACK) and nested Soldier triggers
+
 
 @dataclass(frozen=True)
 class ReignUnit(Unit):

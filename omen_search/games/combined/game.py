@@ -1,8 +1,6 @@
 """The combined game as the tools see it: ``heir+reign``, Heir to the Dunes with up to 10 Reign of War
-unit cards shuffled in (C-1 to C-15), registered by name.
-
-Only the reference engine plays it so far (``engines``): a command asking for the core, or a search
-that needs it, is refused with a clear error."""
+unit cards shuffled in (C-1 to C-15), registered by name. Both engines play it: the reference engine
+(:mod:`omen_search.games.combined.reference`) and the core (``ext/combined/``), equal move for move."""
 
 from __future__ import annotations
 
@@ -32,7 +30,7 @@ class CombinedGame(Game):
     title = "Omen: Heir to the Dunes with Reign of War units, two players"
     short_title = "Omen: Heir to the Dunes + Reign of War units"
     players = 2
-    engines = ("reference",)
+    engines = ("core", "reference")
     options = HEIR.options + (
         Option("reign_units", "the Reign of War unit cards shuffled into the Heir deck (C-2): names, "
                "comma-separated (a name twice is two copies), or random:K for K cards drawn with --reign-seed",
@@ -76,12 +74,26 @@ class CombinedGame(Game):
     def owns(self, config: Any) -> bool:
         return isinstance(config, Config)
 
-    def new_initial_state(self, seed: int = 0, *, engine: str = "reference", cards: Any = None,
-                          config: Any = None) -> GameState:
+    def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: Any = None,
+                          config: Any = None) -> Any:
+        if engine == "core":
+            from omen_search._combined_core import CombinedCoreState
+
+            return CombinedCoreState.new(seed, pool_of(cards), self.checked_config(config))
         if engine != "reference":
-            raise UsageError(f"engine: {self.name} has no core yet: only its reference engine plays it (play and "
-                             f"perft, with random and greedy players)")
+            raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(self.engines)})")
         return GameState.new(seed, pool_of(cards), self.checked_config(config))
+
+    def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
+        raise UsageError(f"{root}: {self.name} reads no observations yet, so the advisor (advise, demo) cannot search "
+                         f"from one; play, match and balance search it on its core")
+
+    def to_core(self, state: Any) -> Any:
+        if hasattr(state, "game_handle"):
+            return state
+        from omen_search._combined_core import CombinedCoreState
+
+        return CombinedCoreState.from_state(state)
 
     # -- cards
 

@@ -22,14 +22,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from omen_search.games.combined.cards import CombinedSet, combine, is_reign, pool_of
+from omen_search.games.combined.cards import CombinedSet, is_reign
 from omen_search.games.combined.observe import observe
-from omen_search.games.combined.rules import FEAT, FEATS_TO_END, MAX_CHAIN, PORTENT, PORTENT_START, Config
+from omen_search.games.combined.rules import FEAT, FEATS_TO_END, MAX_CHAIN, PORTENT, PORTENT_START, Config, deal_args
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.reference import GameState as HeirState
 from omen_search.games.heir.rules import CAPACITY, CITIES, WAR, Pending, program
 from omen_search.games.reign.rules import enrage_keys, enrage_reach
-from omen_search.errors import UsageError
 
 # A Reign of War effect op -> the method that resolves it. The ops Heir has with the same meaning
 # are Heir's own (C-11); the others are written here (``_rop_…``).
@@ -66,13 +65,7 @@ class GameState(HeirState):
         """Set up a game: ``cards`` is a :class:`~omen_search.games.combined.cards.Pool` (``None``:
         the built-in one) or the set :func:`~omen_search.games.combined.cards.combine` made of one
         for ``config``."""
-        config = config if config is not None else Config()
-        if not isinstance(config, Config):
-            raise UsageError(f"config: {config!r} does not set up the heir+reign game")
-        if not isinstance(cards, CombinedSet):
-            cards = combine(pool_of(cards), config.reign_units, config.feats)
-        elif sorted(cards.reign_cards) != sorted(config.reign_units) or bool(cards.feats) != config.feats:
-            raise UsageError(f"cards: {cards.name!r} is not the set of this configuration's reign_units and feats")
+        cards, config = deal_args(cards, config)
         return super().new(seed, cards, config)  # type: ignore[return-value]
 
     def observation(self, player: int) -> dict[str, Any]:

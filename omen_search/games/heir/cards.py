@@ -180,7 +180,7 @@ class Unit:
             return self.neutral
         if filter == "treasured":
             return self.treasured
-        return self.devoted_to(filter)
+        return filter in GODS and self.devoted_to(filter)  # no Reign of War type (D-combined-3)
 
 
 @dataclass(frozen=True)
@@ -465,6 +465,12 @@ class _StackDepth:
             depth = max(depth, maneuver + invocation + choice + (reinforce if choice else 0), after)
         self.playing, self.play_depth = None, depth
         return depth
+
+
+def play_depth(units: tuple[Unit, ...]) -> int:
+    """The most effect lists a play of one of ``units`` can put on the stack, with what its abilities
+    do (a set the loader accepted: its plays nest no deeper than :data:`MAX_STACK`)."""
+    return _StackDepth("<cards>", units).play()
 
 
 def _check_set_limits(path: str, units: tuple[Unit, ...], rewards: tuple[RewardTile, ...],

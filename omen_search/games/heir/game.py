@@ -199,6 +199,14 @@ class HeirGame(Game):
 
         return HeirAdapter(self, cards if cards is not None else default_cards())
 
+    def table_rules(self) -> Any:
+        """Two-player Heir can be followed at the table (:mod:`omen_search.games.heir.table`)."""
+        if self.solo:
+            return super().table_rules()
+        from omen_search.games.heir.table import HeirTable
+
+        return HeirTable()
+
     outlook_key = "war_outlook"
 
     def outlook(self, state: Any, stats: tuple[float, ...], visits: int) -> tuple[CityOutlook, ...]:

@@ -114,10 +114,14 @@ function fillOptions() {
   const alone = game.seats.length === 1;
   $("f-seat-label").hidden = alone;
   $("f-opponent-label").hidden = alone;
+  // a game on its reference engine alone has no search yet: no searching bots, no hints
+  for (const option of $("f-opponent").options) option.disabled = !game.search && /^(ismcts|pimc)/.test(option.value);
+  if ($("f-opponent").selectedOptions[0]?.disabled) $("f-opponent").value = "greedy";
   $("f-custom-label").hidden = alone || $("f-opponent").value !== "custom";
-  $("f-game-note").textContent = game.automaton
+  $("f-game-note").textContent = (game.automaton
     ? `You play seat ${game.seats.join(", ")}; the ${game.automaton} plays the other seat by the rules.`
-    : `${game.players} players: you and the engine.`;
+    : `${game.players} players: you and the engine.`)
+    + (game.search ? "" : " Its core is not built yet: no hints, and the bots do not search.");
 }
 
 function formOptions() {
@@ -426,18 +430,26 @@ function renderHint(game) {
   const hint = game.hint;
   if (!hint) { box.hidden = true; fill(box); return; }
   box.hidden = false;
+  fill(box,
+    el("h2", {}, "Hint ", el("span", { class: "note" }, `· ${hint.iterations} iterations${hint.stopped ? ", stopped early" : ""}`)),
+    hintTable(hint, game.status === "your-move" ? play : null));
+}
+
+// the advisor's best moves as a table: each with its win % and 95% interval, and a button that
+// plays it (onPlay(move); none without onPlay)
+function hintTable(hint, onPlay) {
   const rows = hint.moves.map((m, i) => el("tr", {},
     el("td", {}, `${i + 1}.`),
     el("td", {}, m.move, m.pv.length > 1 ? el("div", { class: "note" }, "then ", m.pv.slice(1, 4).map((s) => s.move).join("; ")) : null),
     el("td", { class: "num" }, m.win_prob === null ? "forced" : pct(m.win_prob),
        m.win_prob === null ? null : el("div", { class: "note" }, `${pct(m.win_prob_low)}–${pct(m.win_prob_high)}`),
        m.win_prob === null ? null : el("div", { class: "bar" }, el("span", { style: `left:${100 * m.win_prob_low}%;right:${100 - 100 * m.win_prob_high}%` }))),
-    el("td", {}, game.status === "your-move" ? el("button", { type: "button", class: "play-hint", onclick: () => play(m.move) }, "Play") : null)));
-  fill(box, 
-    el("h2", {}, "Hint ", el("span", { class: "note" }, `· ${hint.iterations} iterations${hint.stopped ? ", stopped early" : ""}`)),
+    el("td", {}, onPlay ? el("button", { type: "button", class: "play-hint", onclick: () => onPlay(m.move) }, "Play") : null)));
+  return [
     el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "move"), el("th", {}, "win % (95%)"), el("th", {}, ""))),
        el("tbody", {}, rows)),
-    hint.outlook ? el("p", { class: "note" }, hint.outlook) : null);
+    hint.separated === false ? el("p", { class: "note separated" }, "The top two moves cannot be told apart at this budget (their 95% intervals overlap).") : null,
+    hint.outlook ? el("p", { class: "note" }, hint.outlook) : null];
 }
 
 async function askHint() {
@@ -492,7 +504,10 @@ function route() {
   $("card-info").hidden = true;
   const match = location.hash.match(/^#\/play\/([\w-]+)$/);
   const review = location.hash.match(/^#\/review(?:\/([\w-]+))?$/);
+  const table = location.hash.match(/^#\/table(?:\/([\w-]+))?$/);
+  if (table) stopPolling();
   if (match) showGame(match[1]);
+  else if (table) (table[1] ? showTable(table[1]) : showTableNew()).catch((error) => showError(error.message));
   else if (review) (review[1] ? showReview(review[1]) : showOpenReview()).catch((error) => showError(error.message));
   else showNew().catch((error) => showError(error.message));
 }

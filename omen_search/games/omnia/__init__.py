@@ -1,0 +1,8 @@
+"""OMNIA (We The Bards), deck building for 2 to 4 players (``--game omnia``): each player's deck
+changes all game, a shared Shop, heroes that attack and defend, and the Prime Flow, a stack where
+every player may answer out of turn.
+
+``cards`` (the seed edition and card files), ``rules`` (the vocabulary and set-up), ``notation``
+(moves), ``reference`` (the reference engine), ``observe`` (what a player knows), ``render`` (for
+people), ``game`` (the ``Game`` objects, one per player count, registered on import).
+"""

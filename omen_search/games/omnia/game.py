@@ -1,0 +1,165 @@
+"""OMNIA as the tools see it: ``omnia`` (two players), ``omnia-3`` and ``omnia-4``, one game per
+player count, as OMEGA's; ``--game omnia --players-count N`` names them. Only the reference engine
+plays it so far."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from omen_search.documents import JsonReader
+from omen_search.errors import RecordError, UsageError, shown
+from omen_search.game import Game, Option, get_game, register
+from omen_search.games.omnia import render
+from omen_search.games.omnia.cards import CardSet, default_cards, load_cards
+from omen_search.games.omnia.notation import Move
+from omen_search.games.omnia.reference import OmniaState
+from omen_search.games.omnia.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PLAYER_COUNTS, Config, default_flavors
+
+
+def _flavors(text: Any, field: str) -> tuple[str, ...]:
+    """``ember,tide`` as a tuple of names (checked against the card set when a game is dealt)."""
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError(f"{field}: flavor names, comma-separated (ember,tide), got {text!r}")
+    return tuple(f.strip() for f in text.split(","))
+
+
+class OmniaGame(Game):
+    """``omnia`` / ``omnia-3`` / ``omnia-4`` (``docs/rules/omnia.md``)."""
+
+    engines = ("reference",)
+
+    def __init__(self, players: int):
+        self.players = players
+        self.name = GAME if players == 2 else f"{GAME}-{players}"
+        self.title = f"OMNIA, {players} players"
+        seed_flavors = ",".join(default_flavors(players, tuple(f.name for f in default_cards().flavors)))
+        self.options = (
+            Option("flavors", "each seat's flavor, seat 0 first, comma-separated; without it, the card set's "
+                              "first flavors", seed_flavors),
+            Option("first_player", "the seat that takes the first turn; without it, drawn from the seed (N-setup-4)",
+                   None, tuple(range(players))),
+            Option("max_turns", "judge the game after this many turns of all players, ruling D-omnia-1",
+                   DEFAULT_MAX_TURNS),
+        )
+
+    @property
+    def family(self) -> str:
+        return GAME
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def config(self, **options: Any) -> Config:
+        self.check_options(options)
+        flavors = options.get("flavors")
+        return Config(players=self.players, flavors=_flavors(flavors, "flavors") if flavors is not None else (),
+                      first_player=options.get("first_player"),
+                      max_turns=options.get("max_turns", DEFAULT_MAX_TURNS))
+
+    def owns(self, config: Any) -> bool:
+        return isinstance(config, Config) and config.players == self.players
+
+    def new_initial_state(self, seed: int = 0, *, engine: str = "reference", cards: CardSet | None = None,
+                          config: Any = None) -> OmniaState:
+        if engine not in self.engines:
+            raise UsageError(f"engine: {self.name} is played by the reference engine only so far, not {engine!r}")
+        return OmniaState.new(seed, cards, self.checked_config(config))
+
+    # -- cards
+
+    def default_cards(self) -> CardSet:
+        return default_cards()
+
+    def load_cards(self, path: str | Path | None = None) -> CardSet:
+        return default_cards() if path is None else load_cards(path)
+
+    def describe_cards(self, cards: CardSet | None) -> str:
+        return render.describe_cards(cards or default_cards())
+
+    def cards_json(self, cards: CardSet | None) -> dict[str, Any]:
+        return render.cards_json(cards or default_cards())
+
+    def cards_table(self, cards: CardSet | None) -> str:
+        return render.cards_table(cards or default_cards())
+
+    def card_names(self, cards: CardSet | None) -> tuple[str, ...]:
+        return tuple(c.name for c in (cards or default_cards()).cards)
+
+    def public_move(self, state: Any, move: Any, pov: int) -> str:
+        """A Prime spell primed is face down (N-hidden-2): others see that a card was primed."""
+        if move.verb == "prime" and pov != state.current_player:
+            return "prime (a face-down card)"
+        return str(move)
+
+    # -- records
+
+    def game_of_document(self, data: Any, root: str, cards: Any = None) -> Game:
+        """The member of the family a document's ``config.players`` names."""
+        r = JsonReader(root)
+        config = r.obj(r.get(r.obj(data, root), "config", root, {}), f"{root}.config")
+        players = r.choice(r.get(config, "players", f"{root}.config", self.players), f"{root}.config.players",
+                           PLAYER_COUNTS)
+        return get_game(GAME if players == 2 else f"{GAME}-{players}")
+
+    def record_header(self, state: Any) -> dict[str, Any]:
+        c = state.config
+        return {"cards": {"name": state.cards.name, "sha256": state.cards.sha256},
+                "config": {"players": c.players, "flavors": [state.cards.flavors[f].name for f in state.flavor],
+                           "first_player": c.first_player, "max_turns": c.max_turns}}
+
+    def read_record_header(self, record: dict[str, Any], cards: Any) -> Config:
+        r = JsonReader("record")
+        meta = r.obj(r.get(record, "cards", "record"), "record.cards")
+        if meta.get("sha256") != cards.sha256:
+            raise RecordError(f"record.cards: played with card set {shown(meta.get('name'))}, not {cards.name!r}; "
+                              "pass its --cards file")
+        config = r.obj(r.get(record, "config", "record"), "record.config")
+        players = r.choice(r.get(config, "players", "record.config"), "record.config.players", PLAYER_COUNTS)
+        if players != self.players:
+            raise RecordError(f"record.config.players: a game of {players} players, not {self.players}")
+        flavors = r.get(config, "flavors", "record.config", [])
+        if not isinstance(flavors, list) or not all(isinstance(f, str) for f in flavors):
+            raise RecordError(f"record.config.flavors: a list of flavor names, got {shown(flavors)}")
+        first = r.get(config, "first_player", "record.config", None)
+        try:
+            return Config(players=players, flavors=tuple(flavors),
+                          first_player=None if first is None else r.integer(first, "record.config.first_player", 0,
+                                                                            players - 1),
+                          max_turns=r.integer(r.get(config, "max_turns", "record.config", DEFAULT_MAX_TURNS),
+                                              "record.config.max_turns", 1, MAX_TURNS))
+        except UsageError as exc:
+            raise RecordError(f"record.config: {exc}") from None
+
+    def record_totals(self, state: Any) -> dict[str, Any]:
+        return {"turns": state.turns}
+
+    # -- for people
+
+    def describe_board(self, state: Any, pov: int | None = None) -> str:
+        if pov is not None:
+            return render.describe_observation(state.observation(pov))
+        board = render.describe_observation(state.observation(0), you=False)  # and every hand:
+        return board + "\n    hands: " + "; ".join(
+            f"seat {p} {', '.join(state.name(c) for c in state.hand[p]) or '-'}" for p in range(state.n))
+
+    def describe_observation(self, observation: dict[str, Any], cards: Any = None) -> str:
+        return render.describe_observation(observation)
+
+    def turn_header(self, state: Any) -> str | None:
+        return render.turn_header(state)
+
+    def describe_result(self, state: Any) -> str:
+        return render.describe_result(state)
+
+    def decision_name(self, state: Any) -> str:
+        return state.todo[0][0] if state.todo else state.phase
+
+    def card_played(self, move: Any) -> str | None:
+        return move.card if move.verb in ("play", "cast") else None
+
+    def cards_held(self, state: Any, seat: int) -> set[str]:
+        return {state.name(c) for c in state.hand[seat]}
+
+
+OMNIA_GAMES = tuple(register(OmniaGame(players)) for players in PLAYER_COUNTS)

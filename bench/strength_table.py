@@ -5,7 +5,8 @@ Usage: python3 bench/strength_table.py [DIR]   (DIR defaults to bench/strength n
 Each ``NAME.jsonl`` is a results file written by ``omen-search match --out`` (bench/strength.sh and
 bench/solo-ladder.sh run them); the totals are recomputed from its game lines, so the tables never
 disagree with the files. The two-player rows come in one table per game
-(headed by the game's name, Heir's first), the solo ladder after them.
+(headed by the game's name, Heir's first), the solo ladder after them, then the matches of more
+than two bots (the Grand Melee's), one row for each, bot A's score and wins against the others.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from omen_search.match import MatchResult, read_results
+from omen_search.match import MatchResult, RotationResult, read_results
 from omen_search.stats import wilson
 
 
@@ -29,7 +30,8 @@ def command(name: str, match: dict, games: int) -> str:
         game = f" --game heir-solo --level {match['level']}"
     else:
         game = f" --game {match['game']}" if match.get("game", "heir") != "heir" else ""
-    return (f"`omen-search match {match['a']} {match['b']}{game} --games {games} --seed {match['seed']} "
+    bots = " ".join(match["bots"]) if "bots" in match else f"{match['a']} {match['b']}"
+    return (f"`omen-search match {bots}{game} --games {games} --seed {match['seed']} "
             f"--workers 2 --out bench/strength/{name}.jsonl --resume`")
 
 
@@ -40,12 +42,16 @@ def percent(x: float) -> str:
 def main(folder: Path) -> None:
     duels: dict[str, list] = {}  # by game, Heir's first
     ladder = []
+    rotations = []
     def natural(path: Path) -> list:
         return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.stem)]
 
     for path in sorted(folder.glob("*.jsonl"), key=natural):
         match = header(path)
         lines = read_results(path)
+        if "bots" in match:
+            rotations.append((path.stem, match, RotationResult.from_lines(match["game"], match["bots"], lines)))
+            continue
         result = MatchResult.from_lines(match["a"], match["b"], lines, level=match.get("level"))
         if match.get("level"):
             ladder.append((path.stem, match, result))
@@ -63,6 +69,17 @@ def main(folder: Path) -> None:
             print(f"| `{r.a}` | `{r.b}` | {r.games} | {percent(r.score)} ({percent(low)}-{percent(high)}) | "
                   f"{r.elo:+.0f} ({r.elo_low:+.0f} .. {r.elo_high:+.0f}) | {100 * r.los:.1f}% | "
                   f"{'/'.join(map(str, r.pentanomial))} | {command(name, match, r.games)} |")
+    if rotations:
+        print()
+        print("| game | A | the others | games | A's score % (95%) | even | A's wins % (95%) | reproduce |")
+        print("| --- | --- | --- | ---: | --- | ---: | --- | --- |")
+    for name, match, rot in rotations:
+        a = rot.by_bot[0]
+        others = ", ".join(f"`{b}`" for b in rot.bots[1:])
+        print(f"| {rot.game} | `{rot.bots[0]}` | {others} | {rot.games} | {percent(a['score'])} "
+              f"({percent(a['score_low'])}-{percent(a['score_high'])}) | {percent(rot.total / len(rot.bots))} | "
+              f"{percent(a['win_rate'])} ({percent(a['win_low'])}-{percent(a['win_high'])}) | "
+              f"{command(name, match, rot.games)} |")
     if not ladder:
         return
     print()

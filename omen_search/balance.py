@@ -1,11 +1,13 @@
 """Balance report: win rates by seat, seat label (Heir: god) and card over AI-vs-AI games of any
-two-seat game, and card ablation.
+game, and card ablation.
 
 The games come from the match runner (:mod:`omen_search.match`) with ``track_cards``, so each
 result line says which cards each seat played and drew (the game says which: :meth:`Game.card_played
 <omen_search.game.Game.card_played>` and :meth:`~omen_search.game.Game.cards_held`). Every rate is a
 *win rate* in which a tie counts half a win, so the two seats of a game always share exactly one win
-and the rate over all seats is 50%. Rates carry Wilson 95% intervals (:func:`omen_search.stats.wilson`).
+and the rate over all seats is 50%. In a game of N seats (the Grand Melee's four) a win is the game's
+single best return, a best return shared by k seats counts 1/k each, and the rate over all seats is
+1/N, the report's ``even``. Rates carry Wilson 95% intervals (:func:`omen_search.stats.wilson`).
 
 * By seat and by label: how often seat 0 (the first player) or the seat with a label won. A seat's
   label is what the game's set-up tells it apart by (:meth:`~omen_search.game.Game.seat_labels`:
@@ -16,7 +18,9 @@ and the rate over all seats is 50%. Rates carry Wilson 95% intervals (:func:`ome
   "Drawn" means the card was in the opening hand or came into the hand during the game (draws,
   steals, takes from structures). The cards are those of the card set's ``units`` in the game's
   ``cards --json`` (:meth:`~omen_search.game.Game.cards_json`, with their devotion, copies and
-  source), else those the games played or drew, by name.
+  source), else those the games played or drew, by name. In a game with a draft (the Grand Melee)
+  a card (a design stack) is also counted when drafted (:meth:`~omen_search.game.Game.card_drafted`),
+  with the mean pick (1 for a seat's first pick): the draft-pick win rates.
 * Ablation (causal): the same match seeds are played again with every copy of one card taken out
   of the deck (the card set's ``without``: Heir's and Reign of War's). Game ``i`` with and without
   the card share the game seed, the deal's labels and the bots' seeds, and the deck is shuffled
@@ -54,24 +58,30 @@ REPORT_FORMAT = "omen-balance/1"
 Line = dict[str, Any]
 # what a result line holds beside the game's own totals (Game.record_totals: Heir's turns)
 _LINE_KEYS = frozenset({"index", "pair", "set", "game_seed", "a_seat", "rotation", "players", "bot_seats", "winner",
-                        "result", "returns", "scores", "plies", "seconds", "played", "drawn"})
+                        "result", "returns", "scores", "plies", "seconds", "played", "drawn", "drafted"})
+CARD_VIEWS = (("played", "played", "not played"), ("drawn", "drew", "not drawn"),
+              ("drafted", "drafted", "not drafted"))  # key, verb, the others (drafted: in a game with a draft)
 
 
 # ------------------------------------------------------------------------------------- numbers
 
 
 def seat_score(line: Line, seat: int) -> float:
-    """What a finished game was worth to ``seat``: 1 for a win, ½ for a tie, 0 for a loss."""
-    winner = line["winner"]
-    return 0.5 if winner is None else float(winner == seat)
+    """What a finished game was worth to ``seat``: 1 for a win, 0 for a loss; a tie ½ (of two
+    seats), or 1/k to each of the k seats that share the best return (of N)."""
+    winner, returns = line["winner"], line.get("returns")
+    if winner is not None or returns is None:
+        return 0.5 if winner is None else float(winner == seat)
+    best = [s for s, r in enumerate(returns) if r == max(returns)]
+    return 1 / len(best) if seat in best else 0.0
 
 
-def win_rate(wins: float, n: int) -> dict[str, Any]:
+def win_rate(wins: float, n: int, even: float = 0.5) -> dict[str, Any]:
     """A win rate with its Wilson 95% interval; ``rate`` is None without games. ``flag`` says the
-    interval excludes 50%."""
+    interval excludes ``even``, every seat's rate in a game without a favourite (½ of two seats)."""
     low, high = wilson(wins, n)
     return {"n": n, "wins": wins, "rate": wins / n if n else None, "low": low, "high": high,
-            "flag": n > 0 and not low <= 0.5 <= high}
+            "flag": n > 0 and not low <= even <= high}
 
 
 def paired_difference(samples: Sequence[tuple[int, float, float]]) -> dict[str, Any]:
@@ -133,7 +143,7 @@ def _total(key: str) -> Callable[[Line], float]:
     return lambda g: float(g[key])
 
 
-def _metrics(label: str | None, vocabulary: _Vocabulary, two_bots: bool) -> list[Metric]:
+def _metrics(label: str | None, vocabulary: _Vocabulary, two_bots: bool, seats: int) -> list[Metric]:
     key = vocabulary.key
     metrics: list[Metric] = []
     if label is not None:
@@ -141,12 +151,14 @@ def _metrics(label: str | None, vocabulary: _Vocabulary, two_bots: bool) -> list
                         lambda g: seat_score(g, g[key].index(label))))
     metrics.append(("seat0", "seat 0 win rate", "rate", lambda g: seat_score(g, 0)))
     if two_bots:
-        metrics.append(("bot_a", "bot A win rate", "rate", lambda g: float(g["result"])))
+        metrics.append(("bot_a", "bot A win rate", "rate",
+                        lambda g: float(g["result"]) if "result" in g else seat_score(g, g["bot_seats"][0])))
     metrics += [(total, f"{total} a game", "number", _total(total)) for total in vocabulary.totals]
-    metrics += [
-        ("vp", "VP a game (both seats)", "number", lambda g: float(sum(g["scores"]))),
-        ("margin", "winning margin (VP)", "number", lambda g: float(abs(g["scores"][0] - g["scores"][1]))),
-    ]
+    metrics.append(("vp", f"VP a game ({'both' if seats == 2 else f'all {seats}'} seats)", "number",
+                    lambda g: float(sum(g["scores"]))))
+    if seats == 2:
+        metrics.append(("margin", "winning margin (VP)", "number",
+                        lambda g: float(abs(g["scores"][0] - g["scores"][1]))))
     return metrics
 
 
@@ -157,54 +169,54 @@ def _cards(game: Game, cards: Any, lines: Sequence[Line]) -> list[dict[str, Any]
     if isinstance(units, list) and all(isinstance(u, dict) and "name" in u for u in units):
         return [{"name": u["name"], "devotion": u.get("devotion"), "copies": u.get("copies"),
                  "source": u.get("source")} for u in units]
-    seen = sorted({c for g in lines for key in ("played", "drawn") for hand in g[key] for c in hand})
+    seen = sorted({c for g in lines for key, _, _ in CARD_VIEWS for hand in g.get(key, ()) for c in hand})
     return [{"name": name, "devotion": None, "copies": None, "source": None} for name in seen]
 
 
-def _card_row(card: dict[str, Any], lines: Sequence[Line]) -> dict[str, Any]:
+def _card_row(card: dict[str, Any], lines: Sequence[Line], views: Sequence[str], seats: int) -> dict[str, Any]:
+    """One card's win rates when played, drawn (and drafted, with its mean pick), against the even rate."""
     row: dict[str, Any] = dict(card)
-    for key in ("played", "drawn"):
+    even = 1 / seats
+    for key in views:
         scores: dict[bool, list[float]] = {True: [], False: []}
+        picks = []
         for g in lines:
-            for s in (0, 1):
-                scores[card["name"] in g[key][s]].append(seat_score(g, s))
-        stats = win_rate(sum(scores[True]), len(scores[True]))
+            for s in range(seats):
+                taken = card["name"] in g[key][s]
+                scores[taken].append(seat_score(g, s))
+                if taken and key == "drafted":
+                    picks.append(g[key][s].index(card["name"]) + 1)
+        stats = win_rate(sum(scores[True]), len(scores[True]), even)
         rest = sum(scores[False]) / len(scores[False]) if scores[False] else None
-        stats.update(share=len(scores[True]) / (2 * len(lines)) if lines else 0.0,
-                     delta=None if stats["rate"] is None else stats["rate"] - 0.5,
+        stats.update(share=len(scores[True]) / (seats * len(lines)) if lines else 0.0,
+                     delta=None if stats["rate"] is None else stats["rate"] - even,
                      rest_n=len(scores[False]), rest_rate=rest,
                      gap=None if stats["rate"] is None or rest is None else stats["rate"] - rest)
+        if key == "drafted":
+            stats["mean_pick"] = sum(picks) / len(picks) if picks else None
         row[key] = stats
     return row
 
 
 def _ablation(card: dict[str, Any], lines: Sequence[Line], ablated: Sequence[Line], two_bots: bool,
-              played_share: float, vocabulary: _Vocabulary) -> dict[str, Any]:
+              played_share: float, vocabulary: _Vocabulary, seats: int) -> dict[str, Any]:
     by_index = {g["index"]: g for g in lines}
     pairs = [(by_index[g["index"]], g) for g in sorted(ablated, key=lambda g: g["index"]) if g["index"] in by_index]
     label = ablation_label(card["devotion"], vocabulary.labels) if vocabulary.labels else None
     metrics = []
-    for key, text, kind, value in _metrics(label, vocabulary, two_bots):
-        diff = paired_difference([(base["pair"], value(base), value(without)) for base, without in pairs])
+    for key, text, kind, value in _metrics(label, vocabulary, two_bots, seats):
+        diff = paired_difference([(base["pair"] if "pair" in base else base["set"], value(base), value(without))
+                                  for base, without in pairs])
         metrics.append({"key": key, "label": text, "kind": kind, **diff})
     return {"card": card["name"], "devotion": card["devotion"], vocabulary.word: label, "copies": card["copies"],
             "games": len(pairs), "played_share": played_share, "metrics": metrics}
-
-
-def _check_two_seats(setup: MatchSetup) -> None:
-    seats = setup.game_object().deciding_seats
-    if len(seats) > 2:
-        raise UsageError(f"balance: the report is of games of two seats; {setup.game} has {len(seats)} "
-                         "(omen-search match plays it, bot against bot)")
 
 
 def balance_report(setup: MatchSetup, lines: Sequence[Line],
                    ablations: Mapping[str, Sequence[Line]] | None = None) -> dict[str, Any]:
     """The report (a JSON-ready dict) of a match's result lines (played with ``track_cards``) and,
     for each ablated card, the result lines of the same match without it. Cards keep the card file's
-    order. Raises :class:`UsageError` for a line without card tracking, an unknown ablated card or a
-    game of more than two seats."""
-    _check_two_seats(setup)
+    order. Raises :class:`UsageError` for a line without card tracking or an unknown ablated card."""
     if any("played" not in g or "drawn" not in g for g in lines):
         raise UsageError("balance: the result lines must come from a match with track_cards=True")
     game = setup.game_object()
@@ -212,39 +224,48 @@ def balance_report(setup: MatchSetup, lines: Sequence[Line],
     described = game.cards_json(cards) if cards is not None else {}
     vocabulary = _Vocabulary(setup, lines)
     n = len(lines)
-    seats = [{"key": f"seat {s}", "label": f"seat {s}" + (" (first)" if s == 0 else ""),
-              **win_rate(sum(seat_score(g, s) for g in lines), n)} for s in (0, 1)]
+    count = len(game.deciding_seats) if len(game.deciding_seats) > 1 else 2
+    even = 1 / count
+    seats = [{"key": f"seat {s}", "label": f"seat {s}" + (" (first)" if s == 0 and count == 2 else ""),
+              **win_rate(sum(seat_score(g, s) for g in lines), n, even)} for s in range(count)]
     key = vocabulary.key
     by_label = [{"key": label, "label": label_name(label),
                  **win_rate(sum(seat_score(g, g[key].index(label)) for g in lines if label in g[key]), n)}
                 for label in vocabulary.labels]
-    two_bots = setup.a != setup.b
+    two_bots = len(set(setup.bots)) > 1
     bots = []
-    if two_bots:
+    if two_bots and len(setup.bots) == 2:
         a_wins = sum(float(g["result"]) for g in lines)
         bots = [{"key": "A", "label": f"A: {setup.a}", **win_rate(a_wins, n)},
                 {"key": "B", "label": f"B: {setup.b}", **win_rate(n - a_wins, n)}]
+    elif two_bots:
+        bots = [{"key": chr(ord("A") + j), "label": f"{chr(ord('A') + j)}: {spec}",
+                 **win_rate(sum(seat_score(g, g["bot_seats"][j]) for g in lines), n, even)}
+                for j, spec in enumerate(setup.bots)]
     decided = [g for g in lines if g["winner"] is not None]
-    card_rows = [_card_row(card, lines) for card in _cards(game, cards, lines)]
+    views = [key for key, _, _ in CARD_VIEWS if lines and all(key in g for g in lines)]
+    card_rows = [_card_row(card, lines, views, count) for card in _cards(game, cards, lines)]
     shares = {row["name"]: row["played"]["share"] for row in card_rows}
     by_name = {row["name"]: row for row in card_rows}
     ablation = []
     for name, ablated in (ablations or {}).items():
         if name not in by_name:
             raise UsageError(f"ablate: no card called {name!r} in {described.get('name', setup.game)!r}")
-        ablation.append(_ablation(by_name[name], lines, ablated, two_bots, shares[name], vocabulary))
+        ablation.append(_ablation(by_name[name], lines, ablated, two_bots, shares[name], vocabulary, count))
     report: dict[str, Any] = {
         "format": REPORT_FORMAT, **({"game": setup.game} if setup.game != DEFAULT_GAME else {}),
-        "bots": [setup.a, setup.b], "seed": setup.seed, "cards": described.get("name"),
+        "bots": list(setup.bots) if len(setup.bots) > 2 else [setup.a, setup.b], "seed": setup.seed,
+        "cards": described.get("name"),
         "cards_sha256": cards_digest(setup.game, setup.cards, ()),
     }
     report.update({name: value for name, value in setup.option_values().items() if name not in report})
     report.update({
-        "games": n, "ties": n - len(decided),
+        "games": n, "ties": n - len(decided), **({"seats": count} if count > 2 else {}),
         **{f"mean_{total}": sum(g[total] for g in lines) / n if n else 0.0 for total in vocabulary.totals},
         "mean_plies": sum(g["plies"] for g in lines) / n if n else 0.0,
         "mean_winner_vp": sum(g["scores"][g["winner"]] for g in decided) / len(decided) if decided else 0.0,
-        "mean_loser_vp": sum(g["scores"][1 - g["winner"]] for g in decided) / len(decided) if decided else 0.0,
+        "mean_loser_vp": sum(sum(g["scores"]) - g["scores"][g["winner"]] for g in decided) / len(decided)
+        / (count - 1) if decided else 0.0,
         "by_seat": seats, f"by_{vocabulary.word}": by_label, "by_bot": bots, "by_card": card_rows,
         "ablations": ablation,
     })
@@ -254,7 +275,6 @@ def balance_report(setup: MatchSetup, lines: Sequence[Line],
 def run_balance(setup: MatchSetup, options: MatchOptions, ablate: Sequence[str] = ()) -> dict[str, Any]:
     """Play the match (with card tracking) and, for each card in ``ablate``, the same match without
     it; return the report. Unknown cards fail before any game is played."""
-    _check_two_seats(setup)
     names = list(dict.fromkeys(ablate))
     for name in names:
         check_cards(replace(setup, ablate=(name,)))
@@ -272,9 +292,6 @@ def run_balance(setup: MatchSetup, options: MatchOptions, ablate: Sequence[str] 
 
 
 # ---------------------------------------------------------------------------------------- text
-
-CARD_VIEWS = (("played", "played", "not played"), ("drawn", "drew", "not drawn"))  # key, verb, the others
-
 
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
@@ -346,22 +363,38 @@ def _text(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
+def _views(report: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The report's card views (played and drawn; drafted in a game with a draft)."""
+    return [view for view in CARD_VIEWS if report["by_card"] and view[0] in report["by_card"][0]]
+
+
+def _even(report: dict[str, Any]) -> tuple[int, float, str]:
+    """The report's seats a game, the even win rate (½ of two seats, 1/N of N) and it as text."""
+    seats = report.get("seats", 2)
+    return seats, 1 / seats, f"{100 / seats:.1f}".removesuffix(".0") + "%"
+
+
 def _chance_note(report: dict[str, Any]) -> str:
-    shown = sum(1 for c in report["by_card"] for k, _, _ in CARD_VIEWS if c[k]["n"])
-    return f"{shown} card intervals at 95%: about {shown / 20:.1f} exclude 50% by chance alone"
+    shown = sum(1 for c in report["by_card"] for k, _, _ in _views(report) if c[k]["n"])
+    return f"{shown} card intervals at 95%: about {shown / 20:.1f} exclude {_even(report)[2]} by chance alone"
 
 
 def format_text(report: dict[str, Any]) -> str:
     """The report as the CLI prints it."""
-    a, b = report["bots"]
+    seats, _, even = _even(report)
     word, by_label = _labels(report)
     length = ", ".join(_length(report))
     plies = f"{report['mean_plies']:.0f} plies"
-    out = [f"Balance report: {a} vs {b}, {report['games']} games (seed {report['seed']}), cards: "
+    ties = (f"{report['ties']} ties" if seats == 2 else
+            f"the others {report['mean_loser_vp']:.1f} each; {report['ties']} games without a single winner")
+    out = [f"Balance report: {' vs '.join(report['bots'])}, {report['games']} games (seed {report['seed']}), cards: "
            f"{_text(report['cards'])}",
-           "Win rates count a tie as half a win; intervals are 95% (Wilson); ! marks an interval that excludes 50%.",
+           ("Win rates count a tie as half a win" if seats == 2 else
+            f"A win is the game's single best result ({seats} seats: {even} each on average)")
+           + f"; intervals are 95% (Wilson); ! marks an interval that excludes {even}.",
            f"Games last {f'{length} ({plies})' if length else plies}; the winner scores "
-           f"{report['mean_winner_vp']:.1f} VP, the loser {report['mean_loser_vp']:.1f}; {report['ties']} ties.",
+           f"{report['mean_winner_vp']:.1f} VP, "
+           + (f"the loser {report['mean_loser_vp']:.1f}; {ties}." if seats == 2 else f"{ties}."),
            "", f"  {'':26} {'games':>6} {'win rate':>9}   95% interval"]
     for title, rows in (("By seat", report["by_seat"]), (f"By {word}", by_label), ("By bot", report["by_bot"])):
         if rows:
@@ -369,17 +402,20 @@ def format_text(report: dict[str, Any]) -> str:
         for r in rows:
             out.append(f"  {r['label'][:26]:26} {r['n']:6} {_pct(r['rate']):>9}{'!' if r['flag'] else ' '}  "
                        f"{_interval(r['low'], r['high'])}")
-    for key, verb, others in CARD_VIEWS if report["by_card"] else ():
-        out += ["", f"Cards when {key}: win rate of the {2 * report['games']} seats that {verb} the card, best first",
-                f"  {'':22} {'devotion':8} {'seats':>6} {'share':>5} {'win':>6}  {'95% interval':13} {'vs 50':>6} "
-                f"{others:>10} {'gap':>6}"]
+    for key, verb, others in _views(report):
+        out += ["", f"Cards when {key}: win rate of the {seats * report['games']} seats that {verb} the card, best first",
+                f"  {'':22} {'devotion':8} {'seats':>6} {'share':>5} {'win':>6}  {'95% interval':13} "
+                f"{'vs ' + even.rstrip('%'):>6} {others:>10} {'gap':>6}" + (f" {'pick':>5}" if key == "drafted" else "")]
         for c in _sorted_cards(report, key):
             n, share, rate, interval, delta, rest, gap = _card_cells(c[key])
             out.append(f"  {c['name'][:22]:22} {_text(c['devotion']):8} {n:>6} {share:>5} {rate:>6}"
-                       f"{'!' if c[key]['flag'] else ' '} {interval:13} {delta:>6} {rest:>10} {gap:>6}")
+                       f"{'!' if c[key]['flag'] else ' '} {interval:13} {delta:>6} {rest:>10} {gap:>6}"
+                       + (f" {_number(c[key]['mean_pick']):>5}" if key == "drafted" else ""))
     if report["by_card"]:
         out += [f"  Drawn: in the opening hand or came into the hand during the game. gap = win rate "
-                f"minus that of the other seats. {_chance_note(report)}.",
+                f"minus that of the other seats. {_chance_note(report)}."
+                + (" pick: the mean pick (1: a seat's first)." if seats > 2 and ("drafted", "drafted", "not drafted")
+                   in _views(report) else ""),
                 "  These are correlations (a card played while ahead looks strong); --ablate measures an effect."]
     for ab in report["ablations"]:
         about = ", ".join([_text(ab["devotion"])] * (ab["devotion"] is not None)
@@ -498,38 +534,42 @@ def render_html(report: dict[str, Any]) -> str:
     """The report as one self-contained HTML page (inline SVG charts and CSS, no script, nothing
     fetched): win rate by seat, label (Heir: god) and bot; by card when played and when drawn; ablation
     effects; and tables with every number."""
-    a, b = report["bots"]
+    seats, ref, even = _even(report)
+    versus = " vs ".join(report["bots"])
     word, by_label = _labels(report)
     overview = report["by_seat"] + by_label + report["by_bot"]
     length = ", ".join(_length(report)) or f"{report['mean_plies']:.0f} plies"
-    body = [f"<h1>Balance report: {_e(a)} vs {_e(b)}</h1>",
+    others = (f"the loser {report['mean_loser_vp']:.1f}; {report['ties']} ties" if seats == 2 else
+              f"the others {report['mean_loser_vp']:.1f} each; {report['ties']} games without a single winner")
+    body = [f"<h1>Balance report: {_e(versus)}</h1>",
             f'<p class="meta">{report["games"]} games, seed {report["seed"]}, cards: {_e(_text(report["cards"]))}'
             f'{_e(_variant(report))}. Games last {_e(length)}; '
-            f"the winner scores {report['mean_winner_vp']:.1f} VP, the loser {report['mean_loser_vp']:.1f}; "
-            f"{report['ties']} ties.</p>",
-            '<p class="note">Each bar runs from the dashed 50% line to a win rate (a tie counts half a win); the '
-            "whisker is its 95% interval (Wilson). Solid bars: the interval excludes 50%. Pale bars: not told apart "
-            "from 50% by these games.</p>",
+            f"the winner scores {report['mean_winner_vp']:.1f} VP, {_e(others)}.</p>",
+            f'<p class="note">Each bar runs from the dashed {even} line to a win rate '
+            + ("(a tie counts half a win)" if seats == 2 else f"(a win: the game's single best result, of {seats})")
+            + f"; the whisker is its 95% interval (Wilson). Solid bars: the interval excludes {even}. Pale bars: not "
+            f"told apart from {even} by these games.</p>",
             f"<h2>Win rate by seat and {_e(word)}</h2>",
-            _chart("chart-overview", [_rate_row(r["key"], r["label"], r) for r in overview], 0.5, 0.1, (0.0, 1.0),
+            _chart("chart-overview", [_rate_row(r["key"], r["label"], r) for r in overview], ref, 0.1, (0.0, 1.0),
                    _pct_tick),
             _table("table-overview", ("", "games", "wins", "win rate", "95% interval"),
                    [((r["label"], r["n"], f"{r['wins']:g}", _pct(r["rate"]), _interval(r["low"], r["high"])),
                      r["flag"]) for r in overview])]
-    for key, verb, others in CARD_VIEWS if report["by_card"] else ():
+    for key, verb, others in _views(report):
         cards = _sorted_cards(report, key)
         body += [f"<h2>Win rate when {_e(key)}, by card</h2>",
-                 f'<p class="note">Bars: the win rate of the seats (of {2 * report["games"]}) that {verb} the card. '
+                 f'<p class="note">Bars: the win rate of the seats (of {seats * report["games"]}) that {verb} the card. '
                  f"Circles: the win rate of the seats that did not; gap = bar minus circle"
                  + (". Drawn: in the opening hand or came into the hand during the game" if key == "drawn"
                     else "")
                  + ". A correlation, not an effect: a card played while ahead looks strong, and winners play "
                    f"more cards. {_e(_chance_note(report))}.</p>",
-                 _chart(f"chart-{key}", [_rate_row(c["name"], c["name"], c[key]) for c in cards], 0.5, 0.1,
+                 _chart(f"chart-{key}", [_rate_row(c["name"], c["name"], c[key]) for c in cards], ref, 0.1,
                         (0.0, 1.0), _pct_tick),
                  _table(f"table-{key}", ("card", "devotion", "copies", "seats", "share", "win rate", "95% interval",
-                                         "vs 50%", others, "gap"),
-                        [((c["name"], _text(c["devotion"]), _text(c["copies"]), *_card_cells(c[key])), c[key]["flag"])
+                                         f"vs {even}", others, "gap") + (("mean pick",) if key == "drafted" else ()),
+                        [((c["name"], _text(c["devotion"]), _text(c["copies"]), *_card_cells(c[key]))
+                          + ((_number(c[key]["mean_pick"]),) if key == "drafted" else ()), c[key]["flag"])
                          for c in cards])]
     if report["ablations"]:
         body += ["<h2>Ablation: what removing a card changes</h2>",
@@ -547,7 +587,7 @@ def render_html(report: dict[str, Any]) -> str:
                         [((ab["card"], m["label"], *_change_cells(m), m["n"]), m["flag"])
                          for ab in report["ablations"] for m in ab["metrics"]])]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\" />"
-            f"<title>Balance report: {_e(a)} vs {_e(b)}</title><style>{_CSS}</style></head><body>\n"
+            f"<title>Balance report: {_e(versus)}</title><style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
 
 

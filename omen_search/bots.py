@@ -8,7 +8,8 @@ between seeded bots on a seeded deal replays exactly. Specs::
 
     random | first | human | greedy | pimc:iterations=N | ismcts:iterations=N,c=0.7 | ismcts-mo:...
     (any of the searching bots takes seconds=S instead of, or with, iterations=N; ismcts takes
-    workers=W for root parallelism)
+    workers=W for root parallelism; any bot but human takes table=random|first|greedy: it drafts,
+    and that bot plays every other decision, e.g. ismcts:iterations=500,table=greedy)
 """
 
 from __future__ import annotations
@@ -28,20 +29,23 @@ from omen_search.search import Limit, as_core, ismcts
 from omen_search.state import State
 
 BOT_KINDS = ("random", "first", "human", "greedy", "pimc", "ismcts", "ismcts-mo")
-_OPTIONS = {
-    "random": {},
-    "first": {},
+TABLE_KINDS = ("random", "first", "greedy")  # the bots a drafter leaves the table games to (table=KIND)
+DRAFT_DECISIONS = ("draft", "sdraft")  # the decisions (Game.decision_name) a bot with table=KIND makes itself
+_OPTIONS: dict[str, dict[str, Callable[[str], Any]]] = {
+    "random": {"table": str},
+    "first": {"table": str},
     "human": {},
-    "greedy": {},
-    "pimc": {"iterations": int, "seconds": float},
-    "ismcts": {"iterations": int, "seconds": float, "c": float, "workers": int},
-    "ismcts-mo": {"iterations": int, "seconds": float, "c": float, "workers": int},
+    "greedy": {"table": str},
+    "pimc": {"iterations": int, "seconds": float, "table": str},
+    "ismcts": {"iterations": int, "seconds": float, "c": float, "workers": int, "table": str},
+    "ismcts-mo": {"iterations": int, "seconds": float, "c": float, "workers": int, "table": str},
 }
 _PROBLEMS: dict[str, Callable[[Any], str | None]] = {  # why an option's value is refused (None: it is not)
     "iterations": lambda v: int_problem(v, ITERATIONS),
     "seconds": seconds_problem,
     "workers": lambda v: int_problem(v, WORKERS),
     "c": lambda v: None if math.isfinite(v) and v >= 0 else f"must be a non-negative number, got {v}",
+    "table": lambda v: None if v in TABLE_KINDS else f"must be one of {', '.join(TABLE_KINDS)}, got {shown(v)}",
 }
 
 
@@ -358,6 +362,21 @@ class ISMCTSBot:
         return result.best
 
 
+class Drafter:
+    """A bot for the draft and another for the rest (``table=KIND``): the draft's decisions
+    (:data:`DRAFT_DECISIONS`) are the drafter's, every other the table bot's. It measures a draft
+    alone: ISMCTS drafting against random drafting with the same table play (docs/strength.md)."""
+
+    def __init__(self, drafter: Bot, table: Bot, table_kind: str, game: Game | None = None):
+        self.drafter, self.table, self.game = drafter, table, game
+        self.name = f"{drafter.name},table={table_kind}"
+
+    def choose(self, state: Any) -> Any:
+        seen = as_core(state, self.game) if isinstance(state, dict) else state
+        drafting = game_for(self.game, seen).decision_name(seen) in DRAFT_DECISIONS
+        return (self.drafter if drafting else self.table).choose(state)
+
+
 def bot_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` for a game seeded ``game_seed`` (independent streams)."""
     return splitmix64((game_seed ^ (0x5EED0000 + seat)) & MASK64)[1]
@@ -411,6 +430,15 @@ def make_bot(spec: str, seed: int = 0, game: Game | None = None) -> Bot:
     """Build a bot from its spec string for ``game`` (None: the game of each state it is given);
     raises :class:`UsageError` for a bad spec."""
     kind, options = parse_spec(spec)
+    if "table" in options:
+        table_kind = options.pop("table")
+        drafter = _made(kind, options, seed, game)
+        return Drafter(drafter, _made(table_kind, {}, splitmix64(seed ^ 0x7AB1E)[1], game), table_kind, game)
+    return _made(kind, options, seed, game)
+
+
+def _made(kind: str, options: dict[str, Any], seed: int, game: Game | None) -> Bot:
+    """The bot of a parsed spec."""
     if kind == "random":
         return RandomBot(seed)
     if kind == "first":

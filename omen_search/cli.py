@@ -121,6 +121,22 @@ def _add_game_flag(p: argparse.ArgumentParser, help: str | None = None, default:
     p.add_argument("--players-count", type=_within((1, 99)), metavar="N",
                    help="the number of players of a game played by several counts: --game omega "
                         "--players-count 4 is omega-4 (default: the count --game names)")
+    for game in all_games():
+        if game.variant_of is not None:
+            base, flag = game.variant_of
+            p.add_argument(f"--{flag}", dest=f"variant_{flag}", action="store_true",
+                           help=f"with --game {base}: {game.title} (the same as --game {game.name})")
+
+
+def _variant(args: argparse.Namespace) -> None:
+    """``--game BASE --FLAG`` as the variant's own name (:attr:`Game.variant_of`); the flag with another
+    game is a :class:`UsageError` naming both."""
+    for game in all_games():
+        if game.variant_of is not None and getattr(args, f"variant_{game.variant_of[1]}", False):
+            base, flag = game.variant_of
+            if args.game not in (None, base, game.name):  # None: a command that resolves --game itself
+                raise UsageError(f"--{flag}: a variant of --game {base}, not of --game {args.game}")
+            args.game = game.name
 
 
 def _add_options(p: argparse.ArgumentParser, only: Sequence[str] | None = None) -> None:
@@ -563,12 +579,19 @@ def cmd_balance(args: argparse.Namespace) -> int:
     from omen_search.match import MatchOptions, MatchSetup
 
     specs = split_players(args.bots)
-    if len(specs) not in (1, 2):
+    seats = len(get_game(args.game).deciding_seats)
+    if seats > 2:  # a game of N seats: N bots, rotated through the seats
+        if len(specs) not in (1, seats):
+            raise UsageError(f"--bots: {args.game} has {seats} seats: one bot spec for all, or {seats} separated "
+                             f"by commas, got {args.bots!r}")
+        bots = tuple(specs * seats if len(specs) == 1 else specs)
+    elif len(specs) in (1, 2):
+        bots = (specs[0], specs[-1])
+    else:
         raise UsageError(f"--bots: one bot spec, or two separated by a comma, got {args.bots!r}")
     if args.html:
         check_output(args.html, "--html")
-    setup = MatchSetup(a=specs[0], b=specs[-1], seed=args.seed, cards=args.cards, game=args.game,
-                       options=_option_values(args))
+    setup = MatchSetup(bots=bots, seed=args.seed, cards=args.cards, game=args.game, options=_option_values(args))
     report = run_balance(setup, MatchOptions(games=args.games, workers=args.workers, progress=not args.quiet),
                          args.ablate)
     if args.html:
@@ -598,7 +621,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "the screen is cleared and handed over before each one's decision.")
     p.add_argument("--players", default=None,
                    help=f"one player per seat, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
-                        "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (default random in every "
+                        "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1; table=random|first|greedy "
+                        "makes a bot only draft, e.g. ismcts:iterations=500,table=greedy (default random in every "
                         "seat; with --resume, the record's players)")
     p.add_argument("--resume", metavar="FILE",
                    help="play on from a saved game (a record: quit, Ctrl-C or --record wrote it); its game, seed, "
@@ -737,7 +761,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_games, default=200, help="games to play, in seat-swapped pairs (default 200)")
     p.add_argument("--bots", default="greedy",
                    help="one bot spec for both seats, or two (A,B) separated by a comma, e.g. greedy or "
-                        "ismcts:iterations=500,greedy (default greedy)")
+                        "ismcts:iterations=500,greedy; a game of N > 2 seats takes one for every seat or N, "
+                        "rotated through the seats (default greedy)")
     p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
     p.add_argument("--workers", type=_workers, default=1, help="processes (default 1)")
     p.add_argument("--ablate", action="append", default=[], metavar="NAME",
@@ -811,6 +836,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if getattr(args, "players_count", None) is not None:
             args.game = game_with_players(args.game or DEFAULT_GAME, args.players_count).name
+        _variant(args)
         return args.func(args)
     except OmenError as exc:
         print(f"omen-search: error: {exc}", file=sys.stderr)

@@ -96,6 +96,10 @@ class Game(ABC):
         """The game's name in a banner line."""
         return self.title
 
+    # a variant the command line also names as another game and a flag: ("reign-of-war", "melee")
+    # makes ``--game reign-of-war --melee`` this game (None: only ``--game NAME``)
+    variant_of: tuple[str, str] | None = None
+
     # ------------------------------------------------------------------ seats
 
     automaton: str | None = None  # the name of a seat the rules play by themselves (the solo Heir)
@@ -317,6 +321,11 @@ class Game(ABC):
     def card_played(self, move: Any) -> str | None:
         """The card a move plays, by name (``None`` for a move that plays none): the balance report
         counts the cards each seat played."""
+        return None
+
+    def card_drafted(self, move: Any) -> str | None:
+        """The card (or design stack) a draft pick takes, by name (``None`` for any other move): the
+        balance report's draft-pick win rates."""
         return None
 
     def cards_held(self, state: Any, seat: int) -> set[str]:

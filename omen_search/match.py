@@ -214,6 +214,7 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
     started = time.perf_counter()
     track = setup.track_cards
     played: list[set[str]] = [set() for _ in range(game.players)]
+    drafted: list[list[str]] = [[] for _ in range(game.players)]  # in pick order
     # the opening hand counts as drawn
     drawn = [set(game.cards_held(state, seat)) if track else set() for seat in range(game.players)]
     while not state.is_terminal():
@@ -221,10 +222,13 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
         assert seat in bots, "an automaton never has a decision to make"
         move = bots[seat].choose(state)
         card = game.card_played(move) if track else None
+        pick = game.card_drafted(move) if track else None
         state.apply(move)
         if track:
             if card is not None:
                 played[seat].add(card)
+            if pick is not None:
+                drafted[seat].append(pick)
             for other in range(game.players):
                 drawn[other] |= game.cards_held(state, other)
     winner = winner_of(state)
@@ -244,6 +248,8 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
     if track:
         line["played"] = [sorted(s) for s in played]
         line["drawn"] = [sorted(s) for s in drawn]
+        if any(drafted):
+            line["drafted"] = drafted
     if setup.records:
         write_record(Path(setup.records) / f"game-{index:06d}.json", make_record(state, specs, game), "records")
     return line
@@ -436,19 +442,20 @@ class RotationTally:
 class RotationResult:
     """Totals of a match of N > 2 bots, per bot and per seat.
 
-    A bot's *score* is its mean return: a game's returns sum to 1 (the seats with the best result
-    share it, so a k-way tie gives each 1/k), so the bots' scores sum to 1 and an even share is 1/N.
+    A bot's *score* is its mean return. A game's returns have a fixed sum: 1 in most games (the seats
+    with the best result share it, so a k-way tie gives each 1/k), 2 in the Grand Melee (its places,
+    D-melee-3); the bots' scores sum to it, and an even share is that sum over N (:attr:`total`).
     Its interval is Wilson's 95% interval on the score as a proportion of the games (as the
     two-bot win rates are); the games of one rotation set share a deal, so it is a little narrow. A
-    *win* is a game in which the bot alone had the best return; a best return shared with others is
-    counted in ``shared`` (and in the score, as its share). The SPRT, Elo and pairs are two-bot
-    statistics and have no N-bot counterpart here."""
+    *win* is a game in which the bot alone had the best return (its rate with a Wilson interval); a
+    best return shared with others is counted in ``shared`` (and in the score, as its share). The
+    SPRT, Elo and pairs are two-bot statistics and have no N-bot counterpart here."""
 
     game: str
     bots: list[str]
     games: int
     sets: int  # rotation sets with every game played
-    by_bot: list[dict[str, Any]]  # bot, games, score, score_low, score_high, wins, win_rate, shared
+    by_bot: list[dict[str, Any]]  # bot, games, score, score_low, score_high, wins, win_rate, win_low, win_high, shared
     by_seat: list[dict[str, Any]]  # seat, games, wins, win_rate, win_low, win_high, score
     shared_games: int
     mean_plies: float
@@ -468,9 +475,11 @@ class RotationResult:
         by_bot = []
         for j, spec in enumerate(bots):
             low, high = wilson(tally.score[j], n)
+            win_low, win_high = wilson(tally.wins[j], n)
             by_bot.append({"bot": spec, "games": n, "score": tally.score[j] / n if n else 1 / len(bots),
                            "score_low": low, "score_high": high, "wins": tally.wins[j],
-                           "win_rate": tally.wins[j] / n if n else 0.0, "shared": tally.shared[j]})
+                           "win_rate": tally.wins[j] / n if n else 0.0, "win_low": win_low, "win_high": win_high,
+                           "shared": tally.shared[j]})
         by_seat = []
         for seat in sorted(tally.seat_games):
             games, wins = tally.seat_games[seat], tally.seat_wins[seat]
@@ -480,6 +489,11 @@ class RotationResult:
         return cls(game=game, bots=list(bots), games=n, sets=sum(c == len(bots) for c in tally.sets.values()),
                    by_bot=by_bot, by_seat=by_seat, shared_games=tally.shared_games,
                    mean_plies=tally.plies / n if n else 0.0)
+
+    @property
+    def total(self) -> float:
+        """What a game's returns sum to (1 before any game): the bots' scores summed."""
+        return sum(b["score"] for b in self.by_bot) if self.games else 1.0
 
     @staticmethod
     def letter(bot: int) -> str:
@@ -495,17 +509,19 @@ class RotationResult:
         width = max(len(b) for b in self.bots) + 2
         out = [f"{' vs '.join(self.bots)} ({self.game}): {self.games} games, {self.sets} full rotation "
                f"set{'s' if self.sets != 1 else ''} of {len(self.bots)}",
-               f"  {'bot':{width + 2}} {'score':>6}   95% interval   {'wins':>5} {'win %':>6} {'shared':>6}"]
+               f"  {'bot':{width + 2}} {'score':>6}   95% interval   {'wins':>5} {'win %':>6}   95% interval "
+               f"{'shared':>6}"]
         for j, b in enumerate(self.by_bot):
             out.append(f"  {self.letter(j)} {b['bot']:{width}} {100 * b['score']:5.1f}%   "
                        f"{100 * b['score_low']:4.1f} .. {100 * b['score_high']:4.1f}   {b['wins']:5} "
-                       f"{100 * b['win_rate']:5.1f}% {b['shared']:6}")
+                       f"{100 * b['win_rate']:5.1f}%   {100 * b['win_low']:4.1f} .. {100 * b['win_high']:4.1f} "
+                       f"{b['shared']:6}")
         seats = ", ".join(f"seat {s['seat']} {100 * s['win_rate']:.1f}% (95% {100 * s['win_low']:.1f} .. "
                           f"{100 * s['win_high']:.1f})" for s in self.by_seat)
         out += [f"  wins by seat: {seats or '-'}",
                 f"  {self.shared_games} games without a single winner; {self.mean_plies:.0f} plies a game",
-                f"  score = mean return (the bots' scores sum to 100%, an even share is {100 / len(self.bots):.1f}%); "
-                "interval: Wilson 95%"]
+                f"  score = mean return (the bots' scores sum to {100 * self.total:.0f}%, an even share is "
+                f"{100 * self.total / len(self.bots):.1f}%); intervals: Wilson 95%"]
         return "\n".join(out)
 
     def standing(self) -> str:

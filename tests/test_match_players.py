@@ -198,7 +198,7 @@ def test_misuse_is_a_usage_error(call, words):
     (["match", "random", "greedy", "random"], ["heir", "two bots", "got 3"]),
     (["match", "--game", "tricks-3", "random", "greedy", "random", "--sprt"], ["sprt", "3 bots"]),
     (["match", "--game", "tricks-3", "random", "greedy", "random", "--level", "hard"], ["--level", "tricks-3"]),
-    (["balance", "--game", "tricks-3"], ["balance", "two seats", "tricks-3"]),
+    (["balance", "--game", "tricks-3", "--bots", "random,greedy"], ["--bots", "tricks-3", "3 seats", "got"]),
 ])
 def test_cli_misuse_is_one_line_and_status_2(capsys, monkeypatch, argv, words):
     def no_games(*args, **kwargs):
@@ -242,5 +242,11 @@ def test_the_balance_report_of_a_game_without_cards_or_labels():
     text = format_text(report)
     assert "Games last" in text and "By seat" in text and "Cards when" not in text
     assert "<h2>Win rate by seat and label</h2>" in render_html(report)
-    with pytest.raises(UsageError, match="^balance: .*two seats"):
-        balance_report(MatchSetup(bots=BOTS, game="tricks-3"), [])
+
+
+def test_the_balance_report_of_three_seats_rates_each_against_a_third():
+    report = run_balance(MatchSetup(bots=BOTS, game="tricks-3", seed=3), MatchOptions(games=6))
+    assert report["seats"] == 3 and report["bots"] == list(BOTS) and len(report["by_seat"]) == 3
+    assert sum(r["wins"] for r in report["by_seat"]) == pytest.approx(6)  # a shared best: 1/k to each
+    assert [r["key"] for r in report["by_bot"]] == ["A", "B", "C"]
+    assert "! marks an interval that excludes 33.3%." in format_text(report)

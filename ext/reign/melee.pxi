@@ -4,7 +4,7 @@
 # The Melee struct begins with the table game's State, so a table move's trail records (offsets from
 # the table) are offsets from the melee too, and one trail undoes both. Moves are packed ids:
 #
-#     a draft pick       the Reign id of `draft <design>` (verb and card bits)
+#     a draft pick       the Reign id of `draft <design>`, or of `pick <card>` in a Simplified draft
 #     a table move       the Reign id | MELEE_TABLE_BIT | (the other table player's seat << 28)
 #
 # so seen_move can tell, without the state, who sits at the table a move was made at.
@@ -13,6 +13,11 @@ cdef enum:
     MELEE_PLAYERS = 4
     MELEE_TABLES = 4              # melee.rules.TABLES: two rounds of two tables
     MELEE_DRAFT_PICKS = 40        # melee.rules.DRAFT_PICKS
+    SD_ROUND = 40                 # melee.rules.SDRAFT_PICKS_A_ROUND: a pack of 10 for each of four
+    SD_PICKS = 120                # melee.rules.SDRAFT_PICKS: 3 rounds, 30 cards each
+    MELEE_DRAFTED = 30            # the most a player drafts: 10 stacks, or 30 cards
+    MD_CARD = 0                   # melee.rules.DRAFTS
+    MD_SIMPLIFIED = 1
     MELEE_TABLE_BIT = 1 << 30
     MELEE_SEAT_SHIFT = 28
     MELEE_REIGN_MASK = (1 << 28) - 1
@@ -31,6 +36,7 @@ cdef struct MeleeSetup:
     uint8_t emissary
     uint8_t catch_up
     uint16_t max_turns
+    uint8_t draft                 # MD_*
 
 cdef struct Melee:
     State table                   # the table game in play: first, so its trail offsets are the melee's
@@ -43,8 +49,10 @@ cdef struct Melee:
     int8_t match[MELEE_PLAYERS]   # each player's match card (R-melee-2)
     int8_t table_seats[2]         # the global seats at the table in play, -1 none
     uint8_t drafted_n[MELEE_PLAYERS]
-    uint8_t drafted[MELEE_PLAYERS][DRAFT_STACKS]  # each player's stacks, in pick order
-    uint8_t pool[MAX_T]           # the stacks left, in design order
+    uint8_t drafted[MELEE_PLAYERS][MELEE_DRAFTED]  # each player's stacks (cards), in pick order
+    uint8_t pool[MAX_CARDS]       # the stacks left, in design order; Simplified: the undealt cards
+    uint8_t dealt_n
+    uint8_t dealt[SD_PICKS]       # the Simplified draft's packs, as dealt (melee.sdraft.pack_dealt)
     MeleeResult results[MELEE_TABLES]
     MeleeSetup cfg
 
@@ -57,13 +65,14 @@ for _i in range(MELEE_PLAYERS):
 for _i in range(3):
     MELEE_PLACE_RETURN[_i] = _melee_rules.PLACE_RETURNS[_i]
 assert (_melee_rules.PLAYERS, _melee_rules.TABLES, _melee_rules.DRAFT_PICKS, _melee_rules.PHASES,
-        _melee_rules.TABLE_COINS) == (MELEE_PLAYERS, MELEE_TABLES, MELEE_DRAFT_PICKS,
-                                      ("draft", "table", "game_over"), 20)
+        _melee_rules.TABLE_COINS, _melee_rules.SDRAFT_PICKS_A_ROUND, _melee_rules.SDRAFT_PICKS,
+        _melee_rules.DRAFTS) == (MELEE_PLAYERS, MELEE_TABLES, MELEE_DRAFT_PICKS, ("draft", "table", "game_over"), 20,
+                                 SD_ROUND, SD_PICKS, ("card", "simplified"))
 
 
 cdef int melee_to_move(const Melee* m) noexcept nogil:
-    if m.phase == MPH_DRAFT:
-        return MELEE_DRAFT_ORDER[m.picks % MELEE_PLAYERS]
+    if m.phase == MPH_DRAFT:  # the Simplified draft asks in seat order (R-sdraft-2)
+        return MELEE_DRAFT_ORDER[m.picks % MELEE_PLAYERS] if m.cfg.draft == MD_CARD else m.picks % MELEE_PLAYERS
     if m.phase == MPH_TABLE:
         return m.table_seats[m.table.pending.player]
     return -1
@@ -86,10 +95,157 @@ cdef int melee_draftable(const Tables* tb, const Melee* m, int p, int32_t* out) 
             n += 1
     return n
 
+# -- the Simplified draft (reference: omen_search/games/melee/sdraft.py)
+
+cdef inline int sd_picked(const Melee* m, int r, int t, int q) noexcept nogil:
+    """The card ``q`` took at step ``t`` of round ``r``, -1 if not yet (sdraft.picked)."""
+    cdef int i = SDRAFT_PACK * r + t
+    return m.drafted[q][i] if i < m.drafted_n[q] else -1
+
+cdef void sd_pack_at(const Melee* m, int r, int j, int t, uint8_t* counts) noexcept nogil:
+    """Pack ``j`` of round ``r`` at step ``t``, before that step's pick, as counts (sdraft.pack_at)."""
+    cdef int k, s
+    memset(counts, 0, MAX_T)
+    for k in range(SDRAFT_PACK):
+        counts[m.dealt[SD_ROUND * r + SDRAFT_PACK * j + k]] += 1
+    for s in range(t):
+        counts[m.drafted[(j - s + SD_ROUND) % MELEE_PLAYERS][SDRAFT_PACK * r + s]] -= 1
+
+cdef void sort_small(uint8_t* xs, int n) noexcept nogil:
+    """Insertion sort of a few cards."""
+    cdef int i, k
+    cdef uint8_t x
+    for i in range(1, n):
+        x = xs[i]
+        k = i - 1
+        while k >= 0 and xs[k] > x:
+            xs[k + 1] = xs[k]
+            k -= 1
+        xs[k + 1] = x
+
+cdef void sd_deal_packs(Melee* m, Trail* tr) noexcept nogil:
+    """A round's packs: 10 cards to each seat, 0 first, from the top (MeleeState._deal_packs)."""
+    cdef int j, k
+    trail_log(tr, m, &m.dealt[m.dealt_n], SD_ROUND)
+    trail_log(tr, m, &m.dealt_n, 1)
+    trail_log(tr, m, &m.pool_n, 1)
+    for j in range(MELEE_PLAYERS):
+        for k in range(SDRAFT_PACK):
+            m.pool_n -= 1
+            m.dealt[m.dealt_n + k] = m.pool[m.pool_n]
+        sort_small(&m.dealt[m.dealt_n], SDRAFT_PACK)
+        m.dealt_n += SDRAFT_PACK
+
+cdef int sd_legal(const Tables* tb, const Melee* m, int32_t* out) noexcept nogil:
+    """The cards of the pack held, each design once, in design order."""
+    cdef uint8_t counts[MAX_T]
+    cdef int q = m.picks % MELEE_PLAYERS, r = m.picks // SD_ROUND, t = m.picks % SD_ROUND // MELEE_PLAYERS
+    cdef int u, n = 0
+    sd_pack_at(m, r, (q + t) % MELEE_PLAYERS, t, counts)
+    for u in range(tb.T):
+        if counts[u]:
+            out[n] = mk(V_PICK, u)
+            n += 1
+    return n
+
+cdef void sd_deal_unseen(const Tables* tb, Melee* m, int me, uint64_t* rng) noexcept nogil:
+    """What ``me`` has not seen of a Simplified draft, dealt again (sdraft.deal_unseen: the same
+    draws in the same order)."""
+    cdef uint8_t counts[MAX_T]
+    cdef uint8_t left[MAX_T]
+    cdef uint8_t unseen[MAX_CARDS]
+    cdef uint8_t gone[SDRAFT_PACK]
+    cdef uint8_t pack[SDRAFT_PACK]
+    cdef uint8_t dealt[SD_PICKS]
+    cdef uint8_t drafted[MELEE_PLAYERS][MELEE_DRAFTED]
+    cdef int8_t first[SDRAFT_ROUNDS][MELEE_PLAYERS]
+    cdef int r_now = m.picks // SD_ROUND, t_now = m.picks % SD_ROUND // MELEE_PLAYERS
+    cdef int seat_now = m.picks % MELEE_PLAYERS
+    cdef int s, r, t, j, u, k, n = 0, cursor = 0, pn, gn, gi, made, last, a, after, mine, dealt_n = 0
+    memset(first, -1, sizeof(first))
+    memcpy(left, tb.copies, MAX_T)  # every unit card in play, less those seen
+    for s in range(SDRAFT_PACK * r_now + t_now + 1):
+        r = s // SDRAFT_PACK
+        t = s % SDRAFT_PACK
+        j = (me + t) % MELEE_PLAYERS
+        if first[r][j] < 0:
+            first[r][j] = t
+            sd_pack_at(m, r, j, t, counts)
+            for u in range(tb.T):
+                left[u] -= counts[u]
+    for u in range(tb.T):
+        for k in range(left[u]):
+            unseen[n] = <uint8_t>u
+            n += 1
+    shuffle_raw(unseen, n, rng)
+    for r in range(r_now + 1):
+        for j in range(MELEE_PLAYERS):
+            made = SDRAFT_PACK if r < r_now else t_now + (((j - t_now + SD_ROUND) % MELEE_PLAYERS) < seat_now)
+            pn = 0
+            if first[r][j] < 0:
+                for t in range(made):
+                    drafted[(j - t + SD_ROUND) % MELEE_PLAYERS][SDRAFT_PACK * r + t] = unseen[cursor]
+                    pack[pn] = unseen[cursor]
+                    pn += 1
+                    cursor += 1
+                for k in range(SDRAFT_PACK - made):
+                    pack[pn] = unseen[cursor]
+                    pn += 1
+                    cursor += 1
+            else:
+                for t in range(first[r][j]):
+                    drafted[(j - t + SD_ROUND) % MELEE_PLAYERS][SDRAFT_PACK * r + t] = unseen[cursor]
+                    pack[pn] = unseen[cursor]
+                    pn += 1
+                    cursor += 1
+                last = made if r < r_now else t_now + 1
+                a = first[r][j]
+                while a < last:
+                    sd_pack_at(m, r, j, a, left)
+                    if a < made:
+                        mine = m.drafted[me][SDRAFT_PACK * r + a]
+                        drafted[me][SDRAFT_PACK * r + a] = <uint8_t>mine
+                        pack[pn] = <uint8_t>mine
+                        pn += 1
+                        left[mine] -= 1
+                    after = a + MELEE_PLAYERS
+                    if after < last:
+                        sd_pack_at(m, r, j, after, counts)
+                        for u in range(tb.T):
+                            left[u] -= counts[u]
+                    gn = 0
+                    for u in range(tb.T):
+                        for k in range(left[u]):
+                            gone[gn] = <uint8_t>u
+                            gn += 1
+                    shuffle_raw(gone, gn, rng)
+                    gi = 0
+                    for t in range(a + 1, after if after < made else made):
+                        drafted[(j - t + SD_ROUND) % MELEE_PLAYERS][SDRAFT_PACK * r + t] = gone[gi]
+                        pack[pn] = gone[gi]
+                        pn += 1
+                        gi += 1
+                    if after >= last:
+                        while gi < gn:
+                            pack[pn] = gone[gi]
+                            pn += 1
+                            gi += 1
+                    a = after
+            sort_small(pack, SDRAFT_PACK)
+            memcpy(&dealt[dealt_n], pack, SDRAFT_PACK)
+            dealt_n += SDRAFT_PACK
+    memcpy(m.dealt, dealt, dealt_n)
+    for j in range(MELEE_PLAYERS):
+        memcpy(m.drafted[j], drafted[j], m.drafted_n[j])
+    m.pool_n = <uint8_t>(n - cursor)
+    memcpy(m.pool, &unseen[cursor], n - cursor)
+
 cdef int melee_legal(const Tables* tb, Melee* m, int32_t* out) noexcept nogil:
     cdef int n, i, other
     cdef int32_t tag
     if m.phase == MPH_DRAFT:
+        if m.cfg.draft == MD_SIMPLIFIED:
+            return sd_legal(tb, m, out)
         return melee_draftable(tb, m, melee_to_move(m), out)
     if m.phase != MPH_TABLE:
         return 0
@@ -135,7 +291,7 @@ cdef void melee_start_table(const Tables* tb, Melee* m, Trail* tr) noexcept nogi
         p = a if k == 0 else b
         for i in range(m.drafted_n[p]):
             t = m.drafted[p][i]
-            cfg.lists[k][t] = tb.copies[t]
+            cfg.lists[k][t] = tb.copies[t] if m.cfg.draft == MD_CARD else cfg.lists[k][t] + 1
     trail_log(tr, m, &m.table, sizeof(State))
     trail_log(tr, m, &m.table_seats, sizeof(m.table_seats))
     trail_log(tr, m, &m.phase, 1)
@@ -177,22 +333,25 @@ cdef void melee_apply(const Tables* tb, Melee* m, int32_t move, Trail* tr) noexc
     if m.phase == MPH_DRAFT:
         p = melee_to_move(m)
         t = (move >> 5) & 63
-        trail_log(tr, m, m.pool, sizeof(m.pool))
         trail_log(tr, m, &m.pool_n, 1)
         trail_log(tr, m, &m.picks, 1)
         trail_log(tr, m, &m.drafted_n[p], 1)
         trail_log(tr, m, &m.drafted[p][m.drafted_n[p]], 1)
-        i = 0
-        while m.pool[i] != t:
-            i += 1
-        memmove(&m.pool[i], &m.pool[i + 1], m.pool_n - i - 1)
-        m.pool_n -= 1
+        if m.cfg.draft == MD_CARD:
+            trail_log(tr, m, m.pool, m.pool_n)
+            i = 0
+            while m.pool[i] != t:
+                i += 1
+            memmove(&m.pool[i], &m.pool[i + 1], m.pool_n - i - 1)
+            m.pool_n -= 1
         m.drafted[p][m.drafted_n[p]] = <uint8_t>t
         m.drafted_n[p] += 1
         m.picks += 1
-        if m.picks == MELEE_DRAFT_PICKS:  # R-draft-4, R-melee-5: undrafted stacks leave
-            m.pool_n = 0
+        if m.picks == (MELEE_DRAFT_PICKS if m.cfg.draft == MD_CARD else SD_PICKS):  # R-draft-4, R-melee-5
+            m.pool_n = 0  # undrafted (undealt) cards leave
             melee_start_table(tb, m, tr)
+        elif m.cfg.draft == MD_SIMPLIFIED and m.picks % SD_ROUND == 0:
+            sd_deal_packs(m, tr)  # the packs, empty, are not passed on: the next round is dealt
         return
     c.tb = tb
     c.s = &m.table
@@ -227,6 +386,8 @@ cdef void melee_determinize(const Tables* tb, Melee* m, int player, uint64_t* rn
         shuffle_raw(<uint8_t*>cards, 3, rng)
         for k in range(3):
             m.match[others[k]] = cards[k]
+        if m.cfg.draft == MD_SIMPLIFIED:
+            sd_deal_unseen(tb, m, player, rng)
     for i in range(m.results_n):
         if not melee_result_seen(m, i, player):
             m.results[i].winner = m.results[i].seats[rng_below(rng, 2)]
@@ -264,17 +425,27 @@ cdef void mapi_new_game(const void* tables, const void* config, uint64_t seed, v
     melee_new(<const Tables*>tables, <Melee*>s, seed, <const MeleeSetup*>config)
 
 cdef void melee_new(const Tables* tb, Melee* m, uint64_t seed, const MeleeSetup* cfg) noexcept nogil:
-    """Reference: MeleeState.new: the match cards shuffled, then every stack in the pool."""
-    cdef int t
+    """Reference: MeleeState.new: the match cards shuffled, then every stack in the pool; or every
+    unit card shuffled (a design left out as D-ablate-1) and the first packs dealt."""
+    cdef int t, k, n = 0
     memset(m, 0, sizeof(Melee))
     m.cfg = cfg[0]
     rng_seed(m.rng, seed)
     memcpy(m.match, MELEE_MATCH_CARDS, sizeof(m.match))
     shuffle_raw(<uint8_t*>m.match, MELEE_PLAYERS, m.rng)
-    for t in range(tb.T):
-        if tb.copies[t]:
-            m.pool[m.pool_n] = <uint8_t>t
-            m.pool_n += 1
+    if m.cfg.draft == MD_CARD:
+        for t in range(tb.T):
+            if tb.copies[t]:
+                m.pool[m.pool_n] = <uint8_t>t
+                m.pool_n += 1
+    else:
+        for t in range(tb.T):
+            for k in range(tb.dealt[t]):
+                m.pool[n] = <uint8_t>t
+                n += 1
+        shuffle_raw(m.pool, n, m.rng)
+        m.pool_n = <uint8_t>without_ablated(tb, m.pool, n)
+        sd_deal_packs(m, NULL)
     m.table_seats[0] = m.table_seats[1] = -1
     m.phase = MPH_DRAFT
 
@@ -301,10 +472,12 @@ cdef void mapi_determinize(const void* tables, void* s, int player, uint64_t* rn
     melee_determinize(<const Tables*>tables, <Melee*>s, player, rng)
 
 cdef int32_t mapi_seen_move(const void* tables, int32_t move, int mover, int viewer) noexcept nogil:
-    """A draft pick is public (R-draft-1); a table move is seen only at its table (D-melee-2), and
-    there as Reign of War shows it."""
+    """A stack drafted is public (R-draft-1), a card picked face down (R-sdraft-3); a table move is
+    seen only at its table (D-melee-2), and there as Reign of War shows it."""
     cdef int other
-    if not (move & MELEE_TABLE_BIT) or viewer == mover:
+    if not (move & MELEE_TABLE_BIT):
+        return api_seen_move(tables, move, mover, viewer)
+    if viewer == mover:
         return move
     other = (move >> MELEE_SEAT_SHIFT) & 3
     if viewer != other:
@@ -364,13 +537,14 @@ cdef class MeleeCore(UndoHistory):
         cards = cards or default_cards()
         config = config or _melee_rules.MeleeConfig()
         Rng(seed)  # validates the seed
-        _melee_rules.check_cards(cards)
+        _melee_rules.check_cards(cards, config)
         core.tables = tables_for(cards)
         core._config = config
         core.seed = seed
         cfg.emissary = config.emissary
         cfg.catch_up = config.catch_up
         cfg.max_turns = config.max_turns
+        cfg.draft = _melee_rules.DRAFTS.index(config.draft)
         melee_new(&core.tables.tb, &core.m, seed, &cfg)
         return core
 
@@ -382,7 +556,7 @@ cdef class MeleeCore(UndoHistory):
         cdef Melee* m = &core.m
         cdef CoreState table
         cdef int p, i
-        _melee_rules.check_cards(state.cards)
+        _melee_rules.check_cards(state.cards, state.config)
         core.tables = tables_for(state.cards)
         core._config = state.config
         core.seed = state.seed
@@ -390,16 +564,19 @@ cdef class MeleeCore(UndoHistory):
         m.cfg.emissary = state.config.emissary
         m.cfg.catch_up = state.config.catch_up
         m.cfg.max_turns = state.config.max_turns
+        m.cfg.draft = _melee_rules.DRAFTS.index(state.config.draft)
         for i in range(4):
             m.rng[i] = state.rng.s[i]
         m.ply = state.ply
         m.phase = _melee_rules.PHASES.index(state.phase)
-        m.picks = _small(state.picks, MELEE_DRAFT_PICKS, "picks")
-        _fill(m.pool, state.pool, MAX_T, "pool", core.tables.tb.T)
+        m.picks = _small(state.picks, state.config.picks, "picks")
+        _fill(m.pool, state.pool, MAX_CARDS, "pool", core.tables.tb.T)
         m.pool_n = len(state.pool)
+        _fill(m.dealt, state.dealt, SD_PICKS, "dealt", core.tables.tb.T)
+        m.dealt_n = len(state.dealt)
         for p in range(MELEE_PLAYERS):
             m.match[p] = _small(state.match[p], 2, f"match[{p}]", 1)
-            _fill(m.drafted[p], state.drafted[p], DRAFT_STACKS, f"drafted[{p}]", core.tables.tb.T)
+            _fill(m.drafted[p], state.drafted[p], MELEE_DRAFTED, f"drafted[{p}]", core.tables.tb.T)
             m.drafted_n[p] = len(state.drafted[p])
         if len(state.results) > MELEE_TABLES:
             raise UsageError(f"results: at most {MELEE_TABLES} table games, got {len(state.results)}")
@@ -545,6 +722,14 @@ cdef class MeleeCore(UndoHistory):
     @property
     def match(self) -> list:
         return [self.m.match[p] for p in range(MELEE_PLAYERS)]
+
+    @property
+    def picks(self) -> int:
+        return self.m.picks
+
+    @property
+    def dealt(self) -> list:
+        return [self.m.dealt[i] for i in range(self.m.dealt_n)]
 
     @property
     def pool(self) -> list:

@@ -9,16 +9,18 @@ from omen_search.errors import FormatError, UsageError
 from omen_search.game import ENGINES, Game, Option, register
 from omen_search.games.melee.observe import written_config
 from omen_search.games.melee.reference import MeleeState
-from omen_search.games.melee.rules import DRAFT, GAME, MATCH_CARDS, PLAYERS, MeleeConfig, TableResult
+from omen_search.games.melee import sdraft
+from omen_search.games.melee.rules import DRAFT, DRAFTS, GAME, MATCH_CARDS, PLAYERS, MeleeConfig, TableResult
 from omen_search.games.reign import positions as reign_positions
 from omen_search.games.reign import render as reign_render
-from omen_search.games.reign.game import ReignCards
+from omen_search.games.reign.game import ReignCards, ReignGame
 from omen_search.games.reign.cards import CardSet, default_cards
 from omen_search.games.reign.heuristic import evaluate as table_evaluate
-from omen_search.games.reign.rules import DEFAULT_MAX_TURNS
+from omen_search.games.reign.rules import DEFAULT_MAX_TURNS, GAME as REIGN_GAME
 from omen_search.rng import Rng
 
 HIDDEN_MOVE = "(hidden move)"  # a move at the other table, or a face-down choice, as a seat sees it
+DRAFT_VERBS = ("draft", "pick")  # a design stack (R-melee-4), a card of a pack (R-sdraft-1)
 WIN_VALUE = 100.0  # the greedy bot's worth of a Victory card, above any table game's evaluation
 
 
@@ -42,16 +44,19 @@ class MeleeGame(ReignCards, Game):
     short_title = "Omen: A Reign of War — Grand Melee"
     identifier = "reign_melee"  # type: ignore[assignment]
     players = PLAYERS
+    variant_of = (REIGN_GAME, "melee")  # omen-search play --game reign-of-war --melee
     options = (
         Option("emissary", "play the Emissary of War variant", False, (False, True)),
         Option("catch_up", "the optional catch-up wealth actions, R-wealth-4", False, (False, True)),
         Option("max_turns", "end the game after this many turns, ruling D-end-2", DEFAULT_MAX_TURNS),
+        Option("draft", "the draft: card (Card Drafting: design stacks, R-melee-4) or simplified (packs of cards "
+               "passed round the table, D-melee-4)", "card", DRAFTS),
     )
 
     def config(self, **options: Any) -> MeleeConfig:
         self.check_options(options)
         return MeleeConfig(emissary=options.get("emissary", False), catch_up=options.get("catch_up", False),
-                           max_turns=options.get("max_turns", DEFAULT_MAX_TURNS))
+                           max_turns=options.get("max_turns", DEFAULT_MAX_TURNS), draft=options.get("draft", "card"))
 
     def owns(self, config: Any) -> bool:
         return isinstance(config, MeleeConfig)
@@ -73,9 +78,10 @@ class MeleeGame(ReignCards, Game):
         return MeleeCore.from_state(state)
 
     def public_move(self, state: Any, move: Any, pov: int) -> str:
-        """A draft pick is public; a table move only at its table, where an emissary is face down."""
+        """A stack drafted is public, a card picked face down (R-sdraft-3); a table move only at its
+        table, where an emissary is face down."""
         if state.phase == DRAFT:
-            return str(move)
+            return str(move) if move.verb == "draft" or state.current_player == pov else HIDDEN_MOVE
         seats = state.table_seats
         if pov not in seats or (move.verb in ("emissary", "pick") and state.current_player != pov):
             return HIDDEN_MOVE
@@ -127,6 +133,11 @@ class MeleeGame(ReignCards, Game):
 
     # -- for the tools
 
+    card_played = ReignGame.card_played  # a table move plays a card as in Reign of War
+
+    def card_drafted(self, move: Any) -> str | None:
+        return move.card if move.verb in DRAFT_VERBS else None
+
     def cards_held(self, state: Any, seat: int) -> set[str]:
         """The unit cards in ``seat``'s hand at the table game in play (none away from it)."""
         table = state.table
@@ -146,7 +157,8 @@ class MeleeGame(ReignCards, Game):
 def state_from_observation(data: Any, cards: CardSet, root: str = "observation") -> tuple[MeleeState, int]:
     """A Grand Melee that the observing player would observe exactly as ``data``, and that player.
 
-    What the player cannot see is made up: the other match cards (in seat order), the winners of
+    What the player cannot see is made up: the other match cards (in seat order), in a Simplified
+    draft what the player has not seen of the packs and picks (dealt from seed 0), the winners of
     the table games whose result they do not see (the older player), the generator (seed 0); a
     determinisation deals them again. Raises :class:`FormatError` naming a bad field."""
     if not isinstance(data, dict):
@@ -162,8 +174,21 @@ def state_from_observation(data: Any, cards: CardSet, root: str = "observation")
         state.rng = Rng(0)
         state.phase = data["phase"]
         state.pool = [cards.unit(name).index for name in data["stacks"]]
-        state.drafted = [[cards.unit(name).index for name in d] for d in data["drafted"]]
-        state.picks = sum(len(d) for d in state.drafted)
+        if "sdraft" in data:  # R-sdraft-3: the other players' picks face down
+            view = data["sdraft"]
+            state.picks = view["picks"]
+            mine = [cards.unit(name).index for name in data["drafted"][me]]
+            held = [[cards.unit(name).index for name in pack] for pack in view["held"]]
+            r, t, seat = sdraft.position(state.picks)
+            if not 0 <= state.picks < config.picks or len(mine) != 10 * r + t + (me < seat) \
+                    or len(held) != 10 * r + t + 1:
+                raise FormatError(f"{root}.sdraft: {len(mine)} picks and {len(held)} packs held do not fit pick "
+                                  f"{state.picks} of player {me}")
+            state.dealt, state.drafted, state.pool = sdraft.deal_unseen(state.unit_cards(), held, mine, me,
+                                                                        state.picks, Rng(0).shuffle)
+        else:
+            state.drafted = [[cards.unit(name).index for name in d] for d in data["drafted"]]
+            state.picks = sum(len(d) for d in state.drafted)
         match = data["match"]
         left = list(MATCH_CARDS)
         left.remove(match[me])

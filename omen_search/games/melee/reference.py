@@ -5,7 +5,9 @@ Readable Python, the executable rulebook the core is checked against. Each rule 
 ``docs/rulings.md``).
 
 How it runs. The four players draft design stacks together (R-melee-4, with the Card Drafting
-limits and R-draft-3's escape), in :data:`~omen_search.games.melee.rules.DRAFT_ORDER`. Then the
+limits and R-draft-3's escape), in :data:`~omen_search.games.melee.rules.DRAFT_ORDER`; or, with
+``draft = "simplified"``, they pick cards from packs passed round the table (D-melee-4,
+:mod:`~omen_search.games.melee.sdraft`). Then the
 match cards are shown (R-melee-5) and four table games follow, each a whole game of Reign of War on
 its reference engine with the two players' drafted decks (``deck = "given"``) and 20 coins
 (R-melee-3): round 1's two tables (the players whose match cards show 1, then 2), then round 2's
@@ -27,7 +29,6 @@ from omen_search.errors import IllegalMoveError, UsageError
 from omen_search.games.melee.rules import (
     DRAFT,
     DRAFT_ORDER,
-    DRAFT_PICKS,
     GAME_OVER,
     MATCH_CARDS,
     PLACE_RETURNS,
@@ -41,6 +42,7 @@ from omen_search.games.melee.rules import (
     table_config,
     table_pair,
 )
+from omen_search.games.melee import sdraft
 from omen_search.games.reign.cards import CardSet, default_cards
 from omen_search.games.reign.notation import Move
 from omen_search.games.reign.reference import GameState as TableState
@@ -60,7 +62,8 @@ class MeleeState:
         self.rng = Rng(0)
         self.match = [0] * PLAYERS  # each player's match card (R-melee-2)
         self.pool: list[int] = []  # the design stacks left, in card order
-        self.drafted: list[list[int]] = [[] for _ in range(PLAYERS)]  # each player's stacks, in pick order
+        self.drafted: list[list[int]] = [[] for _ in range(PLAYERS)]  # each player's stacks (cards), in pick order
+        self.dealt: list[int] = []  # the Simplified draft's packs, as dealt (sdraft.pack_dealt)
         self.picks = 0
         self.results: list[TableResult] = []
         self.table: TableState | None = None  # the table game being played
@@ -76,22 +79,32 @@ class MeleeState:
 
         Raises :class:`UsageError` if the card set has fewer design stacks than the draft takes."""
         state = cls(cards or default_cards(), config or MeleeConfig())
-        check_cards(state.cards)
+        check_cards(state.cards, state.config)
         state.seed = seed
         state.rng = Rng(seed)
         match = list(MATCH_CARDS)
         state.rng.shuffle(match)  # R-melee-2: dealt to seats 0 to 3
         state.match = match
-        state.pool = [u.index for u in state.units if u.copies]
+        if state.config.draft == "card":
+            state.pool = [u.index for u in state.units if u.copies]
+        else:  # R-sdraft-1: every unit card shuffled (a design left out as D-ablate-1), then the first packs
+            full = [t for t in range(len(state.units)) for _ in range(state.cards.dealt_copies(t))]
+            state.pool = state.cards.shuffled_without(full, state.rng.shuffle)
+            state._deal_packs()
         return state
+
+    def _deal_packs(self) -> None:
+        """A round of the Simplified draft: 10 cards to each seat, 0 first, from the top (D-melee-4)."""
+        for _ in range(PLAYERS):
+            self.dealt += sorted(self.pool.pop() for _ in range(sdraft.SDRAFT_PACK))
 
     # ------------------------------------------------------------------ the State interface
 
     @property
     def current_player(self) -> int:
         """The player who makes the next decision (``-1`` once the Grand Melee is over)."""
-        if self.phase == DRAFT:
-            return DRAFT_ORDER[self.picks % PLAYERS]
+        if self.phase == DRAFT:  # the Simplified draft asks in seat order (R-sdraft-2)
+            return DRAFT_ORDER[self.picks % PLAYERS] if self.config.draft == "card" else self.picks % PLAYERS
         if self.phase == TABLE:
             assert self.table is not None
             return self.table_seats[self.table.current_player]
@@ -105,6 +118,9 @@ class MeleeState:
         the table game's moves."""
         if self.phase == DRAFT:
             p = self.current_player
+            if self.config.draft == "simplified":  # a card of the pack held (R-sdraft-1), each design once
+                return [Move("pick", card=self.units[t].name)
+                        for t in sorted(set(sdraft.pack_now(self.dealt, self.drafted, self.picks, p)))]
             return [Move("draft", card=self.units[t].name) for t in draftable(self.units, self.drafted[p], self.pool)]
         if self.phase == TABLE:
             assert self.table is not None
@@ -132,12 +148,15 @@ class MeleeState:
         if self.phase == DRAFT:
             p = self.current_player
             t = self.cards.unit(move.card).index  # type: ignore[arg-type]
-            self.pool.remove(t)
+            if self.config.draft == "card":
+                self.pool.remove(t)
             self.drafted[p].append(t)  # R-draft-2: a coin to the middle, which changes nothing here
             self.picks += 1
-            if self.picks == DRAFT_PICKS:  # R-draft-4, R-melee-5: undrafted stacks leave; match cards shown
+            if self.picks == self.config.picks:  # R-draft-4, R-melee-5: undrafted cards leave; match cards shown
                 self.pool = []
                 self._start_table()
+            elif self.config.draft == "simplified" and self.picks % sdraft.ROUND == 0:
+                self._deal_packs()  # the packs, empty, are not passed on: the next round is dealt
             return
         assert self.table is not None
         self.table.apply_trusted(move)
@@ -152,8 +171,8 @@ class MeleeState:
         """Take back the last move and return it; ``IndexError`` at the start."""
         if not self.history:
             raise IndexError("undo: no move to take back")
-        phase, picks, pool, drafted, results, table, seats, rng = self.history.pop()
-        self.phase, self.picks, self.pool, self.drafted = phase, picks, pool, drafted
+        phase, picks, pool, drafted, results, table, seats, rng, dealt = self.history.pop()
+        self.phase, self.picks, self.pool, self.drafted, self.dealt = phase, picks, pool, drafted, dealt
         self.results, self.table, self.table_seats, self.rng = results, table, seats, rng
         if phase == TABLE:
             table.undo()
@@ -163,7 +182,7 @@ class MeleeState:
     def _snapshot(self) -> tuple:
         """What a move can change of the melee itself; the table game in play undoes its own moves."""
         return (self.phase, self.picks, list(self.pool), [list(d) for d in self.drafted], list(self.results),
-                self.table, self.table_seats, Rng.from_state(self.rng.s))
+                self.table, self.table_seats, Rng.from_state(self.rng.s), list(self.dealt))
 
     def clone(self) -> MeleeState:
         """An independent copy, history included (each table game in it copied once)."""
@@ -187,6 +206,7 @@ class MeleeState:
         other = MeleeState(self.cards, self.config)
         other.seed, other.rng, other.match = self.seed, Rng.from_state(self.rng.s), list(self.match)
         other.pool, other.drafted, other.picks = list(self.pool), [list(d) for d in self.drafted], self.picks
+        other.dealt = list(self.dealt)
         other.results, other.table, other.table_seats = list(self.results), self.table, self.table_seats
         other.phase, other.ply = self.phase, self.ply
         return other
@@ -194,7 +214,8 @@ class MeleeState:
     def determinized(self, player: int, seed: int = 0) -> MeleeState:
         """A copy in which everything ``player`` cannot see is dealt again from ``seed``,
         consistently with what they see; the copy has no history. In this order: in the draft, the
-        other players' match cards (the three left once ``player``'s own is known); the winner of
+        other players' match cards (the three left once ``player``'s own is known); in a Simplified
+        draft, what ``player`` has not seen of the packs and picks (:func:`sdraft.deal_unseen`); the winner of
         every table game whose result ``player`` does not see yet (D-melee-2), even odds; the table
         game in play, by its own ``determinized`` for ``player``'s table seat (for a player not at
         it, who sees none of it, for the table seat to move, so that who moves stays the engine's
@@ -209,6 +230,10 @@ class MeleeState:
             rng.shuffle(cards)
             for q, card in zip(others, cards):
                 world.match[q] = card
+            if self.config.draft == "simplified":
+                world.dealt, world.drafted, world.pool = sdraft.deal_unseen(
+                    self.unit_cards(), sdraft.held(self.dealt, self.drafted, self.picks, player),
+                    self.drafted[player], player, self.picks, rng.shuffle)
         for i, r in enumerate(self.results):
             if not self.result_seen(i, player):
                 world.results[i] = TableResult(r.seats, r.seats[rng.below(2)], False, (0, 0))
@@ -218,6 +243,10 @@ class MeleeState:
             world.table = self.table.determinized(seat, table_seed)
         world.rng = Rng.from_state([rng.next64() for _ in range(4)])
         return world
+
+    def unit_cards(self) -> list[int]:
+        """Every unit card in play, in card order (a Simplified draft deals from them)."""
+        return [t for t, u in enumerate(self.units) for _ in range(u.copies)]
 
     def scores(self) -> tuple[int, ...]:
         """Each player's Victory cards so far (R-melee-6)."""

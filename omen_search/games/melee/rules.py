@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from omen_search.errors import UsageError, shown
 from omen_search.games.reign.cards import CardSet
-from omen_search.games.reign.rules import DEFAULT_MAX_TURNS, DRAFT_STACKS, Config
+from omen_search.games.reign.rules import DEFAULT_MAX_TURNS, DRAFT_STACKS, SDRAFT_PACK, SDRAFT_ROUNDS, Config
 from omen_search.limits import TURNS, check_int
 
 GAME = "reign-of-war-melee"  # the registered name, which documents carry
@@ -21,6 +21,9 @@ MATCH_CARDS = (1, 1, 2, 2)  # R-melee-2: two cards show 1, two show 2
 TABLE_COINS = 20  # R-melee-3: each table's coin supply
 ROUNDS = 2  # R-melee-6: the third round, for second place, is not played (shared second place)
 DRAFT_PICKS = PLAYERS * DRAFT_STACKS  # R-melee-4: 10 stacks each, 40 in all
+DRAFTS = ("card", "simplified")  # R-melee-4: the Card Drafting draft, or the Simplified one (D-melee-4)
+SDRAFT_PICKS_A_ROUND = PLAYERS * SDRAFT_PACK  # D-melee-4: a pack of 10 for each of the four
+SDRAFT_PICKS = SDRAFT_ROUNDS * SDRAFT_PICKS_A_ROUND  # 120 cards, 30 each
 # D-melee-1: seat 0 is the oldest player and seat 3 the youngest. The draft starts with the
 # youngest and goes on clockwise, which is down the seats (as the two-player draft goes from the
 # youngest, seat 1, to seat 0); at a table the older player (the lower seat) takes the first turn.
@@ -39,17 +42,26 @@ DRAFT, TABLE, GAME_OVER = PHASES
 class MeleeConfig:
     """How a Grand Melee is set up: the options of its table games. ``emissary`` decides who goes
     first at each table by R-emissary-1 (else the older player does, R-setup-3); ``catch_up`` is
-    R-wealth-4; ``max_turns`` caps each table game (R-end-4)."""
+    R-wealth-4; ``max_turns`` caps each table game (R-end-4); ``draft`` is ``card`` (Card Drafting,
+    R-melee-4) or ``simplified`` (the Simplified draft of four, D-melee-4)."""
 
     emissary: bool = False
     catch_up: bool = False
     max_turns: int = DEFAULT_MAX_TURNS
+    draft: str = "card"
 
     def __post_init__(self) -> None:
         for name in ("emissary", "catch_up"):
             if not isinstance(getattr(self, name), bool):
                 raise UsageError(f"{name}: must be true or false, got {shown(getattr(self, name))}")
         check_int(self.max_turns, "max_turns", TURNS)
+        if self.draft not in DRAFTS:
+            raise UsageError(f"draft: must be one of {', '.join(DRAFTS)}, got {shown(self.draft)}")
+
+    @property
+    def picks(self) -> int:
+        """The draft's picks: 40 stacks, or 120 cards."""
+        return DRAFT_PICKS if self.draft == "card" else SDRAFT_PICKS
 
 
 @dataclass(frozen=True)
@@ -68,8 +80,15 @@ class TableResult:
         return self.seats[0] if self.winner == self.seats[1] else self.seats[1]
 
 
-def check_cards(cards: CardSet) -> None:
-    """Refuse a card set with fewer design stacks than the draft takes (R-melee-4): :class:`UsageError`."""
+def check_cards(cards: CardSet, config: MeleeConfig | None = None) -> None:
+    """Refuse a card set with fewer design stacks (or, for the Simplified draft, unit cards) than
+    the draft takes (R-melee-4, D-melee-4): :class:`UsageError`."""
+    if config is not None and config.draft == "simplified":
+        units = sum(u.copies for u in cards.units)
+        if units < SDRAFT_PICKS:
+            raise UsageError(f"cards: the Grand Melee's Simplified draft deals {SDRAFT_PICKS} unit cards "
+                             f"(D-melee-4), the set {cards.name!r} has {units}")
+        return
     stacks = sum(1 for u in cards.units if u.copies)
     if stacks < DRAFT_PICKS:
         raise UsageError(f"cards: the Grand Melee drafts {DRAFT_PICKS} design stacks (R-melee-4), "
@@ -102,9 +121,10 @@ def result_seen(results: list[TableResult], index: int, player: int) -> bool:
 
 def table_config(cards: CardSet, config: MeleeConfig, drafted: list[list[int]], seats: tuple[int, int]) -> Config:
     """A table game's set-up: the two players' drafted decks, all the copies of each stack
-    (R-melee-5), 20 coins (R-melee-3); the older player is table seat 0 and goes first unless the
-    Emissary decides (R-setup-3)."""
+    (R-melee-5) or the 30 cards of a Simplified draft, 20 coins (R-melee-3); the older player is
+    table seat 0 and goes first unless the Emissary decides (R-setup-3)."""
     units = cards.units
-    decks = tuple(tuple(units[t].name for t in sorted(drafted[p]) for _ in range(units[t].copies)) for p in seats)
+    copies = (lambda t: units[t].copies) if config.draft == "card" else (lambda t: 1)
+    decks = tuple(tuple(units[t].name for t in sorted(drafted[p]) for _ in range(copies(t))) for p in seats)
     return Config(first_player=0, emissary=config.emissary, deck="given", decks=decks,  # type: ignore[arg-type]
                   coin_supply=TABLE_COINS, catch_up=config.catch_up, max_turns=config.max_turns)

@@ -24,6 +24,8 @@ row ismcts20000-greedy 100 ismcts:iterations=20000 greedy  # 100 games: ten time
 row reign-ismcts2000-random 400 ismcts:iterations=2000 random --game reign-of-war
 row reign-ismcts2000-greedy 400 ismcts:iterations=2000 greedy --game reign-of-war
 row reign-ismcts2000-pimc2000 400 ismcts:iterations=2000 pimc:iterations=2000 --game reign-of-war
+# The combined game (issue 17, point 5): ISMCTS against greedy as for the other games
+row combined-ismcts2000-greedy 400 ismcts:iterations=2000 greedy --game heir+reign
 # The Grand Melee's draft (issue 17, point 5): ISMCTS drafting against random drafting, every table
 # game played by greedy; four bots in rotation sets, so the extra bots follow B as match options
 row melee-draft-ismcts1000 2196 ismcts:iterations=1000,table=greedy random:table=greedy random:table=greedy \

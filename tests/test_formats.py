@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from omen_search.errors import FormatError, OmenError
-from omen_search.game import all_games
+from omen_search.game import all_games, get_game
 from omen_search.games.heir.cards import default_cards
 from omen_search.games.heir.notation import VERBS, Move
 from omen_search.games.reign import positions as reign_positions
@@ -61,6 +61,8 @@ def load_any(doc: dict) -> Any:
         return replay(doc)
     if fmt == "omen-table/1":
         return load_table(doc)
+    if fmt == "omega-observation/1":
+        return get_game(doc["game"]).from_observation(doc)
     raise AssertionError(f"unknown format {fmt!r}")
 
 

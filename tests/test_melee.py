@@ -385,7 +385,7 @@ def test_ismcts_searches_a_grand_melee_draft_and_table_for_the_player_to_move():
 
 
 def test_melee_flag_plays_reign_of_war_as_the_grand_melee(capsys):
-    from tests.cli_helper import run
+    from cli_helper import run
 
     args = ("play", "--players", "random,random,random,random", "--seed", "4", "--json")
     status, alias, _ = run(capsys, *args, "--game", "reign-of-war", "--melee")
@@ -396,7 +396,7 @@ def test_melee_flag_plays_reign_of_war_as_the_grand_melee(capsys):
 
 
 def test_melee_flag_with_the_simplified_draft_plays_a_whole_grand_melee(capsys):
-    from tests.cli_helper import run
+    from cli_helper import run
 
     status, out, _ = run(capsys, "play", "--game", "reign-of-war", "--melee", "--draft", "simplified", "--players",
                          "ismcts:iterations=30,random,random,random", "--seed", "2", "--json")
@@ -404,7 +404,7 @@ def test_melee_flag_with_the_simplified_draft_plays_a_whole_grand_melee(capsys):
 
 
 def test_melee_flag_with_another_game_is_refused_in_one_line(capsys):
-    from tests.cli_helper import assert_one_line_error, run
+    from cli_helper import assert_one_line_error, run
 
     assert_one_line_error(*run(capsys, "play", "--game", "heir", "--melee", "--players", "random,random"),
                           "--melee", "reign-of-war", "heir")
@@ -444,7 +444,7 @@ def test_a_table_kind_that_searches_or_is_unknown_is_refused_naming_it():
 
 def test_a_melee_match_rotates_four_bots_and_a_cut_file_resumes_to_the_same_totals(capsys, tmp_path):
     from omen_search.match import read_results
-    from tests.cli_helper import run
+    from cli_helper import run
 
     bots = ("random:table=first", "random", "first", "random:table=greedy")
     args = ("match", "--game", "reign-of-war", "--melee", *bots, "--games", "8", "--seed", "5", "--quiet", "--json")

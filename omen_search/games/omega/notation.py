@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from omen_search.errors import NotationError
 from omen_search.games.omega.cards import KINDS
+from omen_search.move_notation import read_fields
 
 # verb -> the fields it takes, in the order they are written
 VERBS: dict[str, tuple[str, ...]] = {
@@ -46,7 +47,6 @@ VERBS: dict[str, tuple[str, ...]] = {
 SOURCES = (*KINDS, "bag")
 MAX_RUNES = 10  # of one kind in one move: an Egregor carries 10 at most
 
-_TOKEN = re.compile(r'\s*(?:"([^"]*)"|(\S+))')
 _RUNES = re.compile(r"([a-z]+)([0-9]+)$")
 
 
@@ -103,25 +103,9 @@ class Move:
     @classmethod
     def parse(cls, text: str) -> Move:
         """A move from its notation; raises :class:`NotationError` saying what is wrong."""
-        if not isinstance(text, str):
-            raise NotationError(f"a move must be text, got {type(text).__name__}")
-        tokens: list[tuple[bool, str]] = []
-        stripped, pos = text.strip(), 0
-        while pos < len(stripped):
-            m = _TOKEN.match(stripped, pos)
-            if m is None or m.end() == pos:
-                raise NotationError(f"cannot read move {text!r} at character {pos}")
-            tokens.append((m.group(1) is not None, m.group(1) if m.group(1) is not None else m.group(2)))
-            pos = m.end()
-        if not tokens or tokens[0][0] or tokens[0][1] not in VERBS:
-            raise NotationError(f"move {text!r} must start with a verb (one of {', '.join(VERBS)})")
-        verb, rest = tokens[0][1], tokens[1:]
-        shape = VERBS[verb]
-        if len(rest) != len(shape):
-            raise NotationError(f"move {text!r}: {verb!r} takes {len(shape)} field{'s' if len(shape) != 1 else ''} "
-                                f"({', '.join(shape) or 'none'})")
+        verb, rest = read_fields(text, VERBS)
         fields: dict[str, object] = {}
-        for name, (quoted, token) in zip(shape, rest):
+        for name, quoted, token in rest:
             if (name in ("card", "other")) != quoted:
                 raise NotationError(f"move {text!r}: {name} {'must' if not quoted else 'must not'} be in quotes")
             if name == "runes":

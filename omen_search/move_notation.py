@@ -66,6 +66,18 @@ def read_fields(text: str, verbs: dict[str, tuple[str, ...]]) -> tuple[str, list
     return verb, [(name, quoted, token) for name, (quoted, token) in zip(shape, rest)]
 
 
+def check_shape(move: object, verbs: dict[str, tuple[str, ...]], fields: tuple[str, ...]) -> None:
+    """Refuse a move (a value with a ``verb`` and the attributes ``fields``) whose verb is not in
+    ``verbs`` or whose fields set are not exactly those its verb takes."""
+    verb = getattr(move, "verb")
+    if verb not in verbs:
+        raise NotationError(f"unknown verb {verb!r} (expected one of {', '.join(verbs)})")
+    for name in fields:
+        there = getattr(move, name) is not None
+        if there != (name in verbs[verb]):
+            raise NotationError(f"move {verb!r} {'takes no' if there else 'needs'} {name}")
+
+
 def is_label(text: str) -> bool:
     """Whether ``text`` can be a label: one ASCII word that does not read as a city (so the notation
     always parses back; ``draw`` is a label after a verb that takes no ``draw N coin M``)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from omen_search.errors import NotationError
 from omen_search.games.omega.cards import KINDS
-from omen_search.move_notation import read_fields
+from omen_search.move_notation import check_shape, read_fields
 
 # verb -> the fields it takes, in the order they are written
 VERBS: dict[str, tuple[str, ...]] = {
@@ -63,13 +63,7 @@ class Move:
     stack: int | None = None
 
     def __post_init__(self) -> None:
-        if self.verb not in VERBS:
-            raise NotationError(f"unknown verb {self.verb!r} (expected one of {', '.join(VERBS)})")
-        shape = VERBS[self.verb]
-        for name in ("card", "other", "kind", "runes", "source", "stack"):
-            there = getattr(self, name) is not None
-            if there != (name in shape):
-                raise NotationError(f"move {self.verb!r} {'takes no' if there else 'needs'} {name}")
+        check_shape(self, VERBS, ("card", "other", "kind", "runes", "source", "stack"))
         for text in (self.card, self.other):
             if text is not None and (not isinstance(text, str) or '"' in text or not text.strip()):
                 raise NotationError(f"bad name {text!r} in a {self.verb!r} move")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from omen_search.errors import NotationError
-from omen_search.move_notation import read_fields
+from omen_search.move_notation import check_shape, read_fields
 
 # verb -> the fields it takes, in the order they are written
 VERBS: dict[str, tuple[str, ...]] = {
@@ -57,13 +57,7 @@ class Move:
     n: int | None = None
 
     def __post_init__(self) -> None:
-        if self.verb not in VERBS:
-            raise NotationError(f"unknown verb {self.verb!r} (expected one of {', '.join(VERBS)})")
-        shape = VERBS[self.verb]
-        for name in ("card", "slot", "seat", "zone", "n"):
-            there = getattr(self, name) is not None
-            if there != (name in shape):
-                raise NotationError(f"move {self.verb!r} {'takes no' if there else 'needs'} {name}")
+        check_shape(self, VERBS, ("card", "slot", "seat", "zone", "n"))
         if self.card is not None and (not isinstance(self.card, str) or '"' in self.card or not self.card.strip()):
             raise NotationError(f"bad name {self.card!r} in a {self.verb!r} move")
         for name, least in (("slot", 1), ("seat", 0), ("n", 0)):

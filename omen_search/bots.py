@@ -8,8 +8,10 @@ between seeded bots on a seeded deal replays exactly. Specs::
 
     random | first | human | greedy | pimc:iterations=N | ismcts:iterations=N,c=0.7 | ismcts-mo:...
     (any of the searching bots takes seconds=S instead of, or with, iterations=N; ismcts takes
-    workers=W for root parallelism; any bot but human takes table=random|first|greedy: it drafts,
-    and that bot plays every other decision, e.g. ismcts:iterations=500,table=greedy)
+    workers=W for root parallelism, rollout=random|mast for its playout policy and reuse=0|1 for
+    keeping its tree from one decision to the next; any bot but human takes
+    table=random|first|greedy: it drafts, and that bot plays every other decision, e.g.
+    ismcts:iterations=500,table=greedy)
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from omen_search.game import Game, all_games, game_of
 from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.rng import MASK64, Rng, splitmix64
 from omen_search._search import playout_returns
-from omen_search.search import Limit, as_core, ismcts
+from omen_search.search import ROLLOUTS, Limit, Rollout, TreeKeeper, as_core, ismcts
 from omen_search.state import State
 
 BOT_KINDS = ("random", "first", "human", "greedy", "pimc", "ismcts", "ismcts-mo")
@@ -37,8 +39,10 @@ _OPTIONS: dict[str, dict[str, Callable[[str], Any]]] = {
     "human": {},
     "greedy": {"table": str},
     "pimc": {"iterations": int, "seconds": float, "table": str},
-    "ismcts": {"iterations": int, "seconds": float, "c": float, "workers": int, "table": str},
-    "ismcts-mo": {"iterations": int, "seconds": float, "c": float, "workers": int, "table": str},
+    "ismcts": {"iterations": int, "seconds": float, "c": float, "workers": int, "table": str, "rollout": str,
+               "reuse": int},
+    "ismcts-mo": {"iterations": int, "seconds": float, "c": float, "workers": int, "table": str, "rollout": str,
+                  "reuse": int},
 }
 _PROBLEMS: dict[str, Callable[[Any], str | None]] = {  # why an option's value is refused (None: it is not)
     "iterations": lambda v: int_problem(v, ITERATIONS),
@@ -46,6 +50,8 @@ _PROBLEMS: dict[str, Callable[[Any], str | None]] = {  # why an option's value i
     "workers": lambda v: int_problem(v, WORKERS),
     "c": lambda v: None if math.isfinite(v) and v >= 0 else f"must be a non-negative number, got {v}",
     "table": lambda v: None if v in TABLE_KINDS else f"must be one of {', '.join(TABLE_KINDS)}, got {shown(v)}",
+    "rollout": lambda v: None if v in ROLLOUTS else f"must be one of {', '.join(ROLLOUTS)}, got {shown(v)}",
+    "reuse": lambda v: None if v in (0, 1) else f"must be 0 or 1, got {v}",
 }
 
 
@@ -345,21 +351,28 @@ class PIMCBot:
 
 
 class ISMCTSBot:
-    """SO-ISMCTS (or MO-ISMCTS with ``mo``) on the core; see :mod:`omen_search.search`."""
+    """SO-ISMCTS (or MO-ISMCTS with ``mo``) on the core; see :mod:`omen_search.search`. ``rollout``
+    picks the playout policy; ``reuse`` keeps the tree from one of its decisions to its next in the
+    same game (:class:`~omen_search.search.TreeKeeper`)."""
 
     def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None,
-                 c: float = 0.7, mo: bool = False, workers: int = 1, game: Game | None = None):
+                 c: float = 0.7, mo: bool = False, workers: int = 1, game: Game | None = None,
+                 rollout: Rollout = "random", reuse: int = 0):
         self.game = game
         self.limit = Limit(iterations=iterations, seconds=seconds)
-        self.c, self.mo, self.workers = c, mo, workers
+        self.c, self.mo, self.workers, self.rollout = c, mo, workers, rollout
+        self.keeper = TreeKeeper(c=c, mo=mo, workers=workers, rollout=rollout) if reuse else None
         self.rng = Rng(seed)
         budget = f"iterations={iterations}" if seconds is None else f"seconds={seconds}"
-        self.name = f"{'ismcts-mo' if mo else 'ismcts'}:{budget},c={c}"
+        extras = (f",rollout={rollout}" if rollout != "random" else "") + (",reuse=1" if reuse else "")
+        self.name = f"{'ismcts-mo' if mo else 'ismcts'}:{budget},c={c}{extras}"
 
     def choose(self, state: Any) -> Any:
-        result = ismcts(as_core(state, self.game), self.limit, c=self.c, mo=self.mo, seed=self.rng.next64(),
-                        workers=self.workers)
-        return result.best
+        core, seed = as_core(state, self.game), self.rng.next64()
+        if self.keeper is not None:
+            return self.keeper.search(core, self.limit, seed).best
+        return ismcts(core, self.limit, c=self.c, mo=self.mo, seed=seed, workers=self.workers,
+                      rollout=self.rollout).best
 
 
 class Drafter:

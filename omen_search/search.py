@@ -28,6 +28,8 @@ from omen_search.game import DEFAULT_GAME, Game, game_of, get_game
 from omen_search.limits import ITERATIONS, WORKERS, check_int, check_seconds
 
 DEFAULT_MAX_NODES = 1_000_000  # per tree: about 56 MB
+Rollout = Literal["random", "mast"]
+ROLLOUTS: tuple[Rollout, ...] = ("random", "mast")  # the game's uniform rollout, or MAST (ext/search/_search.pyx)
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,7 @@ def ismcts(
     final: Literal["visits", "value"] = "visits",
     pv_depth: int = 0,
     root_move: Any = None,
+    rollout: Rollout = "random",
 ) -> SearchResult:
     """Search ``state`` (either engine) for its current player and rank the root moves.
 
@@ -123,33 +126,102 @@ def ismcts(
     ``seed`` and adds up their root statistics (root parallelism). ``final`` picks the best move
     by most visits (default) or by highest win rate; ``pv_depth`` > 0 keeps each move's most
     visited line (from the worker that visited the move most); ``root_move`` searches that legal
-    move alone (its value when it is not the best). Returns at once when only one move is legal.
-    Raises :class:`UsageError` for a finished game or a bad option.
+    move alone (its value when it is not the best); ``rollout`` is the playout policy
+    (:data:`ROLLOUTS`: ``"mast"`` rates moves by their mean reward, needing no game knowledge).
+    Returns at once when only one move is legal. Raises :class:`UsageError` for a finished game or
+    a bad option.
     """
     if final not in ("visits", "value"):
         raise UsageError(f"final: must be 'visits' or 'value', got {final!r}")
-    check_int(workers, "workers", WORKERS)
-    if not (isinstance(c, (int, float)) and c >= 0 and math.isfinite(c)):
-        raise UsageError(f"c: must be a non-negative number, got {c!r}")
+    check_options(c, workers, rollout)
     core = as_core(state)
     if core.is_terminal():
         raise UsageError("search: the game is over")
     if len(core.legal_move_ids()) == 1:
         return root_result(core, [], final)
     only = None if root_move is None else move_id(core, root_move)
-    searches = new_searches(core, c, mo, seed, workers, max_nodes, only)
+    searches = new_searches(core, c, mo, seed, workers, max_nodes, only, rollout)
     run_searches(searches, limit.iterations or 0, limit.seconds or 0.0)
     return root_result(core, [s.result(pv_depth) for s in searches], final)
 
 
+def check_options(c: float, workers: int, rollout: str) -> None:
+    """Raise :class:`UsageError` naming a bad exploration constant, worker count or rollout."""
+    check_int(workers, "workers", WORKERS)
+    if not (isinstance(c, (int, float)) and c >= 0 and math.isfinite(c)):
+        raise UsageError(f"c: must be a non-negative number, got {c!r}")
+    if rollout not in ROLLOUTS:
+        raise UsageError(f"rollout: must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+
+
+class TreeKeeper:
+    """Tree reuse: one player's searches kept from one decision to the next of the same game.
+
+    At a decision it names the moves played since its last search (the state's ``moves``, read as
+    move ids on a copy of that search's root) and keeps the subtree they lead to
+    (:meth:`Search.reroot <omen_search._search.Search.reroot>`, which checks that they lead from
+    the old root to this state byte for byte and refuses a path through a move the player could
+    not see). Otherwise (another game, a state without its move list, an observation) it starts
+    afresh. ``reused`` and ``fresh`` count the decisions of each kind."""
+
+    def __init__(self, *, c: float = 0.7, mo: bool = False, workers: int = 1, max_nodes: int = DEFAULT_MAX_NODES,
+                 rollout: Rollout = "random"):
+        check_options(c, workers, rollout)
+        self.c, self.mo, self.workers, self.max_nodes, self.rollout = c, mo, workers, max_nodes, rollout
+        self.searches: list[Any] = []
+        self.root: Any = None  # a copy of the state of the last search
+        self.played = 0  # len(moves) of the state the last search was given
+        self.reused = 0
+        self.fresh = 0
+
+    def search(self, state: Any, limit: Limit, seed: int = 0) -> SearchResult:
+        """Search ``state`` for its current player as :func:`ismcts` does, on the kept tree when it
+        can. A decision with one legal move is answered without searching (the tree stays)."""
+        core = as_core(state)
+        if core.is_terminal():
+            raise UsageError("search: the game is over")
+        if len(core.legal_move_ids()) == 1:
+            return root_result(core, [])
+        path = self.path_to(core)
+        seeds = worker_seeds(seed, self.workers)
+        if path is not None and all(s.reroot(core, path, k) for s, k in zip(self.searches, seeds)):
+            self.reused += 1
+        else:
+            self.searches = new_searches(core, self.c, self.mo, seed, self.workers, self.max_nodes,
+                                         rollout=self.rollout)
+            self.fresh += 1
+        self.root, self.played = core.clone(), len(getattr(core, "moves", ()))
+        run_searches(self.searches, limit.iterations or 0, limit.seconds or 0.0)
+        return root_result(core, [s.result() for s in self.searches])
+
+    def path_to(self, core: Any) -> list[tuple[int, int]] | None:
+        """The ``(move id, mover)`` pairs of the moves ``core`` played since the last search's root
+        (:meth:`Search.reroot <omen_search._search.Search.reroot>` checks that they lead there), or
+        None when they cannot be read so."""
+        moves = getattr(core, "moves", None)
+        if self.root is None or moves is None or len(moves) < self.played:
+            return None
+        replay, path = self.root.clone(), []
+        for move in moves[self.played:]:
+            if replay.is_terminal():
+                return None
+            try:
+                played = move_id(replay, move)
+            except IllegalMoveError:
+                return None
+            path.append((played, replay.current_player))
+            replay.apply_id(played)
+        return path
+
+
 def new_searches(core: Any, c: float, mo: bool, seed: int, workers: int, max_nodes: int = DEFAULT_MAX_NODES,
-                 root_move: int | None = None) -> list[Any]:
+                 root_move: int | None = None, rollout: Rollout = "random") -> list[Any]:
     """One search of ``core`` per worker, each with its own seed (:func:`worker_seeds`). Each
     allocates its trees now: raises :class:`UsageError` naming ``workers`` when memory runs out."""
     from omen_search._search import Search
 
     try:
-        return [Search(core, c, mo, s, max_nodes, root_move) for s in worker_seeds(seed, workers)]
+        return [Search(core, c, mo, s, max_nodes, root_move, rollout) for s in worker_seeds(seed, workers)]
     except MemoryError:
         raise UsageError(f"workers: not enough memory for {workers} searches of {max_nodes} nodes each; "
                          "use fewer workers") from None

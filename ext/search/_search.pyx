@@ -15,6 +15,17 @@ bandit of section V), expands one untried move, plays a random rollout to the en
 backpropagates. MO-ISMCTS keeps one tree per player; a move another player cannot see
 (``seen_move`` answers ``HIDDEN_MOVE``) enters that player's tree as one merged move.
 
+Two options, both off by default (then the search is the plain one above, draw for draw):
+
+- ``rollout="mast"``: the Move-Average Sampling Technique (Finnsson & Björnsson, "Simulation-Based
+  Approach to General Game Playing", AAAI 2008; ε-greedy form as in Powley, Whitehouse & Cowling,
+  "Bandits All the Way Down", IEEE CIG 2013): every (move id, mover) keeps the mean reward of the
+  iterations that played it, and the rollout, driven ply by ply through ``legal_moves``/``apply``
+  instead of the game's one-call ``rollout``, plays the best-rated legal move, or a uniform one with
+  probability ``MAST_EPSILON``. It needs no knowledge of the game.
+- :meth:`Search.reroot`: tree reuse between two decisions of the same player, the subtree that the
+  moves played since (as the player saw them) lead to becomes the new root.
+
 Nodes live in a pool allocated once per search with a cap; a full pool stops the tree growing
 (reported) and never exhausts memory.
 """
@@ -22,8 +33,8 @@ Nodes live in a pool allocated once per search with a cap; a full pool stops the
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.math cimport INFINITY, log, sqrt
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcmp, memcpy
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from game_api cimport GAME_HANDLE_NAME, HIDDEN_MOVE, MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
@@ -46,6 +57,13 @@ cdef extern from *:
 cdef enum:
     NO_NODE = -1
     MAX_DEPTH = 4096          # tree plies recorded per iteration (deeper: the path stops growing)
+    MAST_SLOTS = 1 << 16      # (move id, mover) pairs one MAST table rates (more: the new ones go unrated)
+    MAST_RECORD = 4096        # moves of one iteration credited in MAST (a longer game: the rest are not)
+    ROLLOUT_RANDOM = 0        # the game's own one-call rollout (uniform moves)
+    ROLLOUT_MAST = 1          # MAST, ply by ply
+
+cdef double MAST_EPSILON = 0.1    # the share of a MAST rollout's moves drawn uniformly
+cdef double MAST_UNRATED = 1.0    # the rating of a move never credited yet (optimistic: tried first)
 
 cdef struct Node:
     int32_t move              # move that leads here (HIDDEN_MOVE: merged hidden move)
@@ -69,6 +87,14 @@ cdef struct Tree:
     int32_t n
     int32_t cap
     int full                  # 1 once the cap stopped the tree from growing
+
+cdef struct Mast:
+    # the MAST table: open addressing over MAST_SLOTS slots, keyed by (move id << 3 | mover) + 1
+    int64_t* key              # 0: an empty slot
+    double* reward            # the mover's summed reward over the iterations that played the move
+    double* count
+    int used
+
 
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
@@ -189,6 +215,84 @@ cdef void add_stats(RootStats* stats, int* n_stats, int32_t node, const double* 
         stats[i].sums[k] += sums[k]
 
 
+cdef inline int mast_slot(Mast* t, int32_t move, int mover, int insert) noexcept nogil:
+    """The slot of (``move``, ``mover``), made with ``insert`` while the table is under 3/4 full;
+    -1 when it has none."""
+    cdef int64_t key = ((<int64_t>move << 3) | mover) + 1
+    cdef int i = <int>((<uint64_t>key * <uint64_t>0x9E3779B97F4A7C15) >> 48)  # 16 bits: MAST_SLOTS
+    while True:
+        if t.key[i] == key:
+            return i
+        if t.key[i] == 0:
+            if insert and t.used < MAST_SLOTS // 4 * 3:
+                t.key[i] = key
+                t.reward[i] = 0
+                t.count[i] = 0
+                t.used += 1
+                return i
+            return -1
+        i = (i + 1) & (MAST_SLOTS - 1)
+
+
+cdef inline double mast_rating(Mast* t, int32_t move, int mover) noexcept nogil:
+    cdef int i = mast_slot(t, move, mover, 0)
+    if i < 0 or t.count[i] == 0:
+        return MAST_UNRATED
+    return t.reward[i] / t.count[i]
+
+
+cdef int32_t mast_pick(Mast* t, const int32_t* legal, int n, int mover, uint64_t* rng) noexcept nogil:
+    """ε-greedy over the MAST ratings: a uniform move with probability MAST_EPSILON, else the
+    best-rated one (ties broken uniformly)."""
+    cdef int i, ties = 0, best = 0
+    cdef double rating, best_rating = -1.0
+    if n == 1:
+        return legal[0]
+    if (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < MAST_EPSILON:
+        return legal[rng_below(rng, n)]
+    for i in range(n):
+        rating = mast_rating(t, legal[i], mover)
+        if rating > best_rating:
+            best_rating = rating
+            best = i
+            ties = 1
+        elif rating == best_rating:
+            ties += 1
+            if rng_below(rng, ties) == 0:
+                best = i
+    return legal[best]
+
+
+cdef void mast_rollout(const GameHandle* g, void* d, Mast* t, uint64_t* rng, void* track, int32_t* played,
+                       int8_t* played_by, int* n_played) noexcept nogil:
+    """Play the game out by MAST (``mast_pick``), noting each move and its mover in ``played``."""
+    cdef int32_t legal[SEARCH_MAX_MOVES]
+    cdef int32_t move
+    cdef int n, mover
+    while True:
+        mover = g.api.to_move(g.tables, d)
+        if mover < 0:
+            return
+        n = g.api.legal_moves(g.tables, d, legal)
+        move = mast_pick(t, legal, n, mover, rng)
+        g.api.apply(g.tables, d, move, NULL)
+        g.api.track_step(g.tables, d, track)
+        if n_played[0] < MAST_RECORD:
+            played[n_played[0]] = move
+            played_by[n_played[0]] = <int8_t>mover
+            n_played[0] += 1
+
+
+cdef void mast_credit(Mast* t, const int32_t* played, const int8_t* played_by, int n, const double* ret) noexcept nogil:
+    """Add the iteration's rewards to the rating of every move it played, from its mover's side."""
+    cdef int i, k
+    for i in range(n):
+        k = mast_slot(t, played[i], played_by[i], 1)
+        if k >= 0:
+            t.reward[k] += ret[played_by[i]]
+            t.count[k] += 1
+
+
 cdef struct SearchResult:
     long iterations
     double seconds
@@ -196,9 +300,11 @@ cdef struct SearchResult:
 
 cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* track, Tree* trees, int mo,
                          long iterations, double seconds, double c, uint64_t* rng, RootStats* stats,
-                         int* n_stats, int* stop, int32_t root_move) noexcept nogil:
+                         int* n_stats, int* stop, int32_t root_move, Mast* mast) noexcept nogil:
     """Run SO-ISMCTS (``mo`` = 0, one tree) or MO-ISMCTS (``mo`` = 1, one tree per player) from
     ``root``, using ``d`` (``state_size`` bytes) and ``track`` (``track_size`` bytes) as scratch.
+    With ``mast`` (not NULL) the rollouts are MAST's and every iteration credits its moves there;
+    NULL: the game's random rollout.
 
     Stops after ``iterations`` (if > 0) or ``seconds`` (if > 0), whichever comes first, or when
     another thread sets ``stop``. With ``root_move`` >= 0 only that root move is searched (to value
@@ -212,6 +318,9 @@ cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* t
     cdef int expanded[MAX_PLAYERS]
     cdef double ret[MAX_PLAYERS]
     cdef double sums[MAX_STATS]
+    cdef int32_t played[MAST_RECORD]  # MAST: the moves of this iteration and their movers
+    cdef int8_t played_by[MAST_RECORD]
+    cdef int n_played
     cdef int n, mover, q, i, at_root, trees_n = api.num_players if mo else 1
     cdef int owner = api.to_move(g.tables, root)
     cdef int32_t move, child
@@ -232,6 +341,7 @@ cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* t
             depth[q] = 0
             path[q][0] = 0
             expanded[q] = 0
+        n_played = 0
         # selection and expansion, while every tree is still inside itself
         at_root = 1
         while True:
@@ -266,12 +376,21 @@ cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* t
                     expanded[q] = 1
             api.apply(g.tables, d, move, NULL)
             api.track_step(g.tables, d, track)
-        api.rollout(g.tables, d, rng, track)
+            if mast != NULL and n_played < MAST_RECORD:
+                played[n_played] = move
+                played_by[n_played] = <int8_t>mover
+                n_played += 1
+        if mast == NULL:
+            api.rollout(g.tables, d, rng, track)
+        else:
+            mast_rollout(g, d, mast, rng, track, played, played_by, &n_played)
         q = owner if mo else 0
         if depth[q] >= 1:
             api.track_stats(g.tables, d, track, owner, sums)
             add_stats(stats, n_stats, path[q][1], sums, api.n_stats)
         api.returns(g.tables, d, ret)
+        if mast != NULL:
+            mast_credit(mast, played, played_by, n_played, ret)
         margin = margin_of(g, d, owner)
         # backpropagation
         for q in range(trees_n):
@@ -345,7 +464,53 @@ cdef int64_t count_leaves(const GameHandle* g, void* s, Trail* tr, int depth) no
     return total
 
 
+cdef int keep_subtree(Tree* t, int32_t top) noexcept nogil:
+    """Tree reuse: keep only the subtree under ``top``, ``top`` becoming the root (node 0), the
+    nodes renumbered breadth first with their sibling order; returns 0 when out of memory."""
+    cdef int32_t* order = <int32_t*>malloc(t.n * sizeof(int32_t))  # new index -> old index
+    cdef int32_t* where = <int32_t*>malloc(t.n * sizeof(int32_t))  # old index -> new index
+    cdef Node* kept = <Node*>malloc(t.n * sizeof(Node))
+    cdef int32_t head = 0, tail = 1, k, child
+    if order == NULL or where == NULL or kept == NULL:
+        free(order)
+        free(where)
+        free(kept)
+        return 0
+    order[0] = top
+    while head < tail:
+        child = t.nodes[order[head]].first_child
+        head += 1
+        while child != NO_NODE:
+            order[tail] = child
+            tail += 1
+            child = t.nodes[child].next_sibling
+    for k in range(tail):
+        where[order[k]] = k
+    for k in range(tail):
+        kept[k] = t.nodes[order[k]]
+        if kept[k].first_child != NO_NODE:
+            kept[k].first_child = where[kept[k].first_child]
+        if k == 0:
+            kept[k].parent = NO_NODE
+            kept[k].next_sibling = NO_NODE
+            kept[k].move = 0
+            kept[k].player = -1
+        else:
+            kept[k].parent = where[kept[k].parent]
+            if kept[k].next_sibling != NO_NODE:
+                kept[k].next_sibling = where[kept[k].next_sibling]
+    memcpy(t.nodes, kept, tail * sizeof(Node))
+    t.n = tail
+    t.full = 0
+    free(order)
+    free(where)
+    free(kept)
+    return 1
+
+
 # ------------------------------------------------------------------------------- Python edge
+
+ROLLOUTS = ("random", "mast")  # the rollout policies: the game's uniform one-call rollout, or MAST
 
 cdef const GameHandle* handle_of(state) except NULL:
     """The C contract of a game's state object (any core that offers ``game_handle()``), its sizes
@@ -389,6 +554,8 @@ cdef class Search:
     cdef readonly int player
     cdef object root         # the game's state object that owns game.state and the tables
     cdef int32_t root_move
+    cdef Mast mast           # rollout="mast": the move ratings (kept across reroot)
+    cdef readonly str rollout
 
     def __cinit__(self):
         cdef int q
@@ -396,8 +563,12 @@ cdef class Search:
             self.trees[q].nodes = NULL
         self.stats = NULL
         self.scratch = NULL
+        self.mast.key = NULL
+        self.mast.reward = NULL
+        self.mast.count = NULL
 
-    def __init__(self, state, double c=0.7, bint mo=False, seed=0, long max_nodes=1_000_000, root_move=None):
+    def __init__(self, state, double c=0.7, bint mo=False, seed=0, long max_nodes=1_000_000, root_move=None,
+                 rollout="random"):
         cdef const GameHandle* h
         cdef int q
         if state.is_terminal():
@@ -408,6 +579,9 @@ cdef class Search:
         rng_seed(self.rng, seed)
         if root_move is not None and root_move not in state.legal_move_ids():
             raise UsageError(f"search: root_move {root_move} is not a legal move id here")
+        if rollout not in ROLLOUTS:
+            raise UsageError(f"rollout: must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        self.rollout = rollout
         self.root_move = -1 if root_move is None else root_move
         self.root = state.clone()
         h = handle_of(self.root)
@@ -427,11 +601,21 @@ cdef class Search:
             self.trees[q].cap = max_nodes
             self.trees[q].full = 0
             tree_add(&self.trees[q], NO_NODE, 0, -1)
+        if rollout == "mast":
+            self.mast.key = <int64_t*>calloc(MAST_SLOTS, sizeof(int64_t))
+            self.mast.reward = <double*>malloc(MAST_SLOTS * sizeof(double))
+            self.mast.count = <double*>malloc(MAST_SLOTS * sizeof(double))
+            self.mast.used = 0
+            if self.mast.key == NULL or self.mast.reward == NULL or self.mast.count == NULL:
+                raise MemoryError("search: cannot allocate the MAST table")
 
     def __dealloc__(self):
         cdef int q
         free(self.stats)
         free(self.scratch)
+        free(self.mast.key)
+        free(self.mast.reward)
+        free(self.mast.count)
         for q in range(MAX_PLAYERS):
             free(self.trees[q].nodes)
 
@@ -446,7 +630,7 @@ cdef class Search:
         with nogil:
             res = ismcts(&self.game, self.game.state, scratch, scratch + self.game.api.state_size, self.trees,
                          self.mo, iterations, seconds, self.c, self.rng, self.stats, &self.n_stats,
-                         &self.stop_flag, self.root_move)
+                         &self.stop_flag, self.root_move, &self.mast if self.mast.key != NULL else NULL)
         self.iterations += res.iterations
         self.seconds += res.seconds
         return res.iterations
@@ -454,6 +638,70 @@ cdef class Search:
     def stop(self) -> None:
         """Ask a running :meth:`run` (in another thread) to return soon."""
         omen_store_flag(&self.stop_flag, 1)
+
+    def reroot(self, state, list path, seed=0) -> bool:
+        """Tree reuse: make ``state``, reached from this search's root by ``path`` (``[(move id,
+        mover), ...]``, the moves played since, oldest first), the new root, keeping the subtree
+        those moves lead to in every tree, and reseed the search with ``seed``. The node must stand
+        for what the searching player knows now: a move of another player that the searcher cannot
+        see (``seen_move`` answers ``HIDDEN_MOVE``) fails in a single-observer tree, whose nodes
+        name other players' real moves. Returns False, leaving the search as it was, when the path
+        leaves a tree, a tree is empty there, ``state`` is another game's or not the searcher's
+        decision, or the search values one root move only (``root_move``); the caller then starts
+        a new search. Nor does it trust the path: the root played on by it (each move legal, each
+        by the player to move) must be ``state`` byte for byte, or it returns False. The root
+        statistics and the counts of iterations and seconds start again."""
+        cdef const GameHandle* h
+        cdef int32_t tops[MAX_PLAYERS]
+        cdef int32_t node, move
+        cdef int q, mover, viewer
+        if self.root_move >= 0 or state.is_terminal():
+            return False
+        h = handle_of(state)
+        if h.api != self.game.api or h.api.to_move(h.tables, h.state) != self.player:
+            return False
+        Rng(seed)
+        if not self._leads_to(h, path):
+            return False
+        for q in range(self.n_trees):
+            viewer = q if self.mo else self.player
+            node = 0
+            for move, mover in path:
+                if not self.mo and mover != viewer and h.api.seen_move(h.tables, move, mover, viewer) == HIDDEN_MOVE:
+                    return False
+                node = find_child(&self.trees[q], node, seen_move(&self.game, move, mover, viewer, self.mo))
+                if node == NO_NODE:
+                    return False
+            tops[q] = node
+        for q in range(self.n_trees):
+            if not keep_subtree(&self.trees[q], tops[q]):
+                raise MemoryError("search: cannot allocate the tree reuse's scratch")
+        rng_seed(self.rng, seed)
+        self.root = state.clone()
+        self.game = handle_of(self.root)[0]
+        self.n_stats = 0
+        self.iterations = 0
+        self.seconds = 0
+        return True
+
+    cdef bint _leads_to(self, const GameHandle* h, list path):
+        """Whether the root played on by ``path`` (played on the scratch state) is ``h``'s state."""
+        cdef int32_t legal[SEARCH_MAX_MOVES]
+        cdef int32_t move
+        cdef int mover, n, i
+        cdef const GameApi* api = self.game.api
+        memcpy(self.scratch, self.game.state, api.state_size)
+        for move, mover in path:
+            if api.to_move(self.game.tables, self.scratch) != mover:
+                return False
+            n = api.legal_moves(self.game.tables, self.scratch, legal)
+            for i in range(n):
+                if legal[i] == move:
+                    break
+            else:
+                return False
+            api.apply(self.game.tables, self.scratch, move, NULL)
+        return memcmp(self.scratch, h.state, api.state_size) == 0
 
     def result(self, int pv_depth=0) -> dict:
         """The root's statistics: ``iterations``, ``seconds``, ``nodes`` (of the searching player's
@@ -497,15 +745,16 @@ cdef class Search:
 
 
 def search(state, long iterations=1000, double seconds=0.0, double c=0.7, bint mo=False,
-           seed=0, long max_nodes=1_000_000, int pv_depth=0):
+           seed=0, long max_nodes=1_000_000, int pv_depth=0, str rollout="random"):
     """Run ISMCTS from ``state`` for its current player; returns :meth:`Search.result`.
 
     Stops after ``iterations`` or ``seconds`` (a value <= 0 means no limit of that kind; at least one
     must be set). ``mo`` selects MO-ISMCTS. The tree holds at most ``max_nodes`` nodes per player.
+    ``rollout`` is one of :data:`ROLLOUTS`.
     """
     if iterations <= 0 and seconds <= 0:
         raise UsageError("search: give iterations or seconds (a positive budget)")
-    engine = Search(state, c, mo, seed, max_nodes)
+    engine = Search(state, c, mo, seed, max_nodes, None, rollout)
     engine.run(iterations, seconds)
     return engine.result(pv_depth)
 

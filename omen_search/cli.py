@@ -621,7 +621,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "the screen is cleared and handed over before each one's decision.")
     p.add_argument("--players", default=None,
                    help=f"one player per seat, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
-                        "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1; table=random|first|greedy "
+                        "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (ismcts also takes "
+                        "rollout=random|mast and reuse=0|1: docs/strength.md); table=random|first|greedy "
                         "makes a bot only draft, e.g. ismcts:iterations=500,table=greedy (default random in every "
                         "seat; with --resume, the record's players)")
     p.add_argument("--resume", metavar="FILE",

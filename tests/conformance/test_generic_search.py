@@ -102,3 +102,28 @@ def test_the_python_search_ranks_the_moves_of_any_core(game: Game):
     result = ismcts(state, Limit(iterations=200), seed=1, workers=2)
     assert result.player == state.current_player and result.iterations == 200
     assert sorted(map(str, (m.move for m in result.moves))) == sorted(map(str, state.legal_moves()))
+
+
+def test_mast_rollouts_search_any_core_legally_and_reproducibly(game: Game):
+    """MAST drives its rollouts ply by ply through the contract's legal_moves and apply."""
+    for state in positions(game, "core"):
+        result = _search.search(state, iterations=ITERATIONS, seed=state.ply, rollout="mast")
+        again = _search.search(state, iterations=ITERATIONS, seed=state.ply, rollout="mast")
+        assert (result["children"], result["stats"]) == (again["children"], again["stats"])
+        children = {move: visits for move, visits, *_ in result["children"]}
+        assert set(children) <= set(state.legal_move_ids()) and sum(children.values()) == ITERATIONS
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "ismcts-mo"])
+def test_tree_reuse_plays_any_core_to_the_end(game: Game, kind: str):
+    """Bots that keep their trees (reuse=1) finish the last stretch of a game of any core with
+    legal moves (``apply`` checks them), each decision searched on a kept tree or a new one."""
+    from omen_search.bots import make_bot
+
+    *_, state = positions(game, "core")
+    bots = [make_bot(f"{kind}:iterations=40,reuse=1", seat, game) for seat in range(game.players)]
+    searched = 0
+    while not state.is_terminal():
+        searched += len(state.legal_move_ids()) > 1
+        state.apply(bots[state.current_player].choose(state))
+    assert sum(bot.keeper.reused + bot.keeper.fresh for bot in bots) == searched

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from omen_search.limits import ITERATIONS, WORKERS, check_int, check_seconds
 
 DEFAULT_MAX_NODES = 1_000_000  # per tree: about 56 MB
 Rollout = Literal["random", "mast"]
-ROLLOUTS: tuple[Rollout, ...] = ("random", "mast")  # the game's uniform rollout, or MAST (ext/search/_search.pyx)
+ROLLOUTS: tuple[Rollout, ...] = get_args(Rollout)  # the game's uniform rollout, or MAST (ext/search/_search.pyx)
 
 
 @dataclass(frozen=True)

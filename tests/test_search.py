@@ -110,6 +110,10 @@ def test_vp_margin_of_the_deciding_play():
     ("pimc:c=1", "unknown option"),
     ("alphazero", "unknown player"),
     ("ismcts:seconds=-1", "seconds"),
+    ("ismcts:rollout=greedy", "rollout must be one of random, mast"),
+    ("ismcts-mo:reuse=2", "reuse must be 0 or 1"),
+    ("ismcts:reuse=yes", "reuse must be a number"),
+    ("pimc:rollout=mast", "unknown option"),
 ])
 def test_bad_bot_specs_are_usage_errors(spec, message):
     with pytest.raises(UsageError, match=message):

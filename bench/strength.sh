@@ -30,3 +30,10 @@ row combined-ismcts2000-greedy 400 ismcts:iterations=2000 greedy --game heir+rei
 # game played by greedy; four bots in rotation sets, so the extra bots follow B as match options
 row melee-draft-ismcts1000 2196 ismcts:iterations=1000,table=greedy random:table=greedy random:table=greedy \
     random:table=greedy --game reign-of-war-melee
+# At equal time (issue 22): both bots search 0.1 s a move; each game is played in one process, the
+# two bots alternating on its CPU, so a busy machine slows both alike. The techniques of the search,
+# each against today's ismcts (docs/strength.md, "At equal time")
+row time0.1-ismcts-greedy 400 ismcts:seconds=0.1 greedy
+row time0.1-mast-ismcts 400 ismcts:seconds=0.1,rollout=mast ismcts:seconds=0.1
+row time0.1-reuse-ismcts 400 ismcts:seconds=0.1,reuse=1 ismcts:seconds=0.1
+row time0.1-mast-reuse-ismcts 400 ismcts:seconds=0.1,rollout=mast,reuse=1 ismcts:seconds=0.1

@@ -5,7 +5,8 @@ Usage: python3 bench/strength_table.py [DIR]   (DIR defaults to bench/strength n
 Each ``NAME.jsonl`` is a results file written by ``omen-search match --out`` (bench/strength.sh and
 bench/solo-ladder.sh run them); the totals are recomputed from its game lines, so the tables never
 disagree with the files. The two-player rows come in one table per game
-(headed by the game's name, Heir's first), the solo ladder after them, then the matches of more
+(headed by the game's name, Heir's first; the rows whose bots search for a time, ``seconds=``,
+in a table of their own, "at equal time"), the solo ladder after them, then the matches of more
 than two bots (the Grand Melee's), one row for each, bot A's score and wins against the others.
 """
 
@@ -56,9 +57,14 @@ def main(folder: Path) -> None:
         if match.get("level"):
             ladder.append((path.stem, match, result))
         else:
-            duels.setdefault(match.get("game", "heir"), []).append((path.stem, match, result))
+            timed = "seconds=" in match["a"] + match["b"]  # a budget in time: the table at equal time
+            game = match.get("game", "heir") + (", at equal time" if timed else "")
+            duels.setdefault(game, []).append((path.stem, match, result))
 
-    for number, (game, rows) in enumerate(sorted(duels.items(), key=lambda item: item[0] != "heir")):
+    def heir_first(item: tuple) -> tuple:
+        return item[0].split(",")[0] != "heir", "," in item[0]
+
+    for number, (game, rows) in enumerate(sorted(duels.items(), key=heir_first)):
         if number:
             print()
         print(f"{game}:")

@@ -182,6 +182,14 @@ class TreeKeeper:
             raise UsageError("search: the game is over")
         if len(core.legal_move_ids()) == 1:
             return root_result(core, [])
+        searches = self.searches_for(core, seed)
+        run_searches(searches, limit.iterations or 0, limit.seconds or 0.0)
+        return root_result(core, [s.result() for s in searches])
+
+    def searches_for(self, core: Any, seed: int) -> list[Any]:
+        """The searches of a decision in ``core`` (a core state with two or more legal moves), one
+        per worker, seeded as :func:`new_searches` seeds them: the kept ones moved on to ``core``,
+        or new ones; the caller runs them."""
         path = self.path_to(core)
         seeds = worker_seeds(seed, self.workers)
         if path is not None and all(s.reroot(core, path, k) for s, k in zip(self.searches, seeds)):
@@ -191,8 +199,7 @@ class TreeKeeper:
                                          rollout=self.rollout)
             self.fresh += 1
         self.root, self.played = core.clone(), len(getattr(core, "moves", ()))
-        run_searches(self.searches, limit.iterations or 0, limit.seconds or 0.0)
-        return root_result(core, [s.result() for s in self.searches])
+        return self.searches
 
     def path_to(self, core: Any) -> list[tuple[int, int]] | None:
         """The ``(move id, mover)`` pairs of the moves ``core`` played since the last search's root

@@ -155,7 +155,8 @@ def test_a_bot_move_made_in_slices_is_the_move_the_bot_plays(name):
     for _, state in positions(name, 6, every=9):
         if state.is_terminal() or len(state.legal_moves()) < 2:
             continue
-        spec = "ismcts:iterations=600,workers=2" if state.ply % 2 else "ismcts:iterations=700"
+        spec = ("ismcts:iterations=700", "ismcts:iterations=600,workers=2",
+                "ismcts:iterations=500,rollout=mast,reuse=1")[state.ply // 9 % 3]
         alone, sliced = make_bot(spec, 9, game), make_bot(spec, 9, game)
         assert isinstance(alone, ISMCTSBot)
         assert BotMove(sliced, game).choose(state.clone()) == alone.choose(state.clone()), state.ply

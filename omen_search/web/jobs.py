@@ -78,7 +78,10 @@ class BotMove:
         seed = bot.rng.next64()  # drawn first, as ISMCTSBot.choose does, so seeded games agree
         if len(core.legal_move_ids()) == 1:
             return core.legal_moves()[0]
-        searches = new_searches(core, bot.c, bot.mo, seed, bot.workers)
+        if bot.keeper is not None:  # reuse=1: the tree kept from the bot's last decision
+            searches = bot.keeper.searches_for(core, seed)
+        else:
+            searches = new_searches(core, bot.c, bot.mo, seed, bot.workers, rollout=bot.rollout)
         self._searches = searches
         if self.stopped:  # a stop that came while the trees were made
             return core.legal_moves()[0]

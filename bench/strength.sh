@@ -37,3 +37,6 @@ row time0.1-ismcts-greedy 400 ismcts:seconds=0.1 greedy
 row time0.1-mast-ismcts 400 ismcts:seconds=0.1,rollout=mast ismcts:seconds=0.1
 row time0.1-reuse-ismcts 400 ismcts:seconds=0.1,reuse=1 ismcts:seconds=0.1
 row time0.1-mast-reuse-ismcts 400 ismcts:seconds=0.1,rollout=mast,reuse=1 ismcts:seconds=0.1
+row time1-mast-reuse-ismcts 400 ismcts:seconds=1,rollout=mast,reuse=1 ismcts:seconds=1  # ten times the cost
+# MAST at equal iterations: what each MAST iteration is worth before its lost speed is counted
+row mast1000-ismcts1000 400 ismcts:iterations=1000,rollout=mast ismcts:iterations=1000

@@ -1,5 +1,5 @@
 """The ``omen-search`` command: demo, advise, analyze, engine, serve, play, match, balance, list
-cards, replay records, perft, selfcheck, bench.
+cards, replay records, perft, selfcheck, bench, suite.
 
 Every error a user can cause is an :class:`~omen_search.errors.OmenError`; the command prints it as
 one line on stderr and exits with status 2.
@@ -34,6 +34,7 @@ from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, winner_of, write_record
 from omen_search.rng import MASK64
 from omen_search.search import Limit
+from omen_search.suite import DEFAULT_DIR as DEFAULT_SUITE_DIR
 from omen_search.table import is_table_record, load_table
 from omen_search.terminal import HINT_ITERATIONS, log_game
 
@@ -536,6 +537,35 @@ def cmd_engine(args: argparse.Namespace) -> int:
     return EngineServer(sys.stdin, sys.stdout, cards=game.load_cards(args.cards), game=game).serve()
 
 
+def cmd_suite(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from omen_search.suite import describe_results, load_suite, parse_budgets, run_suite, suite_files
+
+    if args.budgets is not None:
+        limits = parse_budgets(args.budgets)
+    else:
+        limits = [_limit(args, ADVISE_ITERATIONS)]
+    suites = [(path, load_suite(path)[:args.first]) for path in suite_files(args.positions, args.game)]
+    report = []
+    with tqdm(total=sum(len(p) for _, p in suites) * len(limits), unit="position", desc="advising", file=sys.stderr,
+              delay=1.0, disable=args.quiet or None) as bar:
+        for path, positions in suites:
+            results = run_suite(positions, limits, args.seed, args.workers, on_position=lambda: bar.update(1))
+            report.append((path, positions, results))
+    if args.json:
+        print(json.dumps({"games": [{"game": positions[0].game, "file": str(path), "positions": len(positions),
+                                     "reference": positions[0].reference, "budgets": [r.to_dict() for r in results]}
+                                    for path, positions, results in report]}))
+        return 0
+    for path, positions, results in report:
+        ref = positions[0].reference
+        print(f"{positions[0].game}: {len(positions)} positions of {path} (reference: {ref.get('searches')} searches "
+              f"of {ref.get('iterations')} iterations); regret in win-% points")
+        print(describe_results(results))
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from omen_search.web.server import serve
 
@@ -723,6 +753,28 @@ def build_parser() -> argparse.ArgumentParser:
     _add_cards(p)
     _add_game_flag(p, f"the game whose card set --cards is (default {DEFAULT_GAME}); each query names its own game")
     p.set_defaults(func=cmd_engine)
+
+    p = sub.add_parser("suite", help="measure the advisor on the reference suite of positions: agreement and regret",
+                       description="For each budget, the advisor's best move in every position of the suite "
+                                   "(bench/positions/GAME.jsonl: observations with every legal move valued by a deep "
+                                   "search; docs/formats.md) against the reference best: top-1 agreement, mean and "
+                                   "95th-percentile regret (win-% points the chosen move loses), top-1 agreement "
+                                   "where the best move is more than 1 point ahead of the second, and time per "
+                                   "position. bench/suite_positions.py regenerates the suite.")
+    p.add_argument("--game", choices=[g.name for g in all_games()], help="only this game's suite (default: every file)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--iterations", type=_iterations, help=f"the advisor's iterations (default {ADVISE_ITERATIONS})")
+    budget.add_argument("--seconds", type=_seconds, help="the advisor's seconds per position instead")
+    budget.add_argument("--budgets", metavar="LIST", help="several budgets, one row each: iterations or seconds with "
+                                                          "an s, e.g. 1000,3000,10000,0.5s")
+    p.add_argument("--positions", metavar="DIR", default=str(DEFAULT_SUITE_DIR),
+                   help="the suite folder (default bench/positions of the source checkout)")
+    p.add_argument("--first", type=_positive, metavar="K", help="only the first K positions of each file")
+    p.add_argument("--seed", type=_seed, default=0, help="the advisor's seed (default 0)")
+    p.add_argument("--workers", type=_workers, default=1, help="threads of each advice (default 1)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_suite)
 
     p = sub.add_parser("serve", help="play the games against the engine in your web browser (a local web app)",
                        description="Starts a web app on this computer (http://127.0.0.1:8000/ by default) in which "

@@ -4,8 +4,8 @@ The decisions come from games between two ISMCTS bots of 2,000 iterations (heir;
 against the Corrupted Heir at level hard, which it beats about half the time), each game its own seed, a few decisions taken from every stretch of
 each game; forced decisions (one legal move) are skipped. bench/positions/handmade.json adds
 decisions written by hand. Each decision is stored as the observation of the player to move with
-the reference value of every legal move: SEARCHES independent ISMCTS searches of ITERATIONS each
-(suite.reference_moves).
+the reference value of every legal move: SEARCHES independent runs of the advisor's own search
+(8 root-parallel ISMCTS trees) of ITERATIONS each (suite.reference_moves).
 
 A position is appended to its file as soon as it is searched, so a cut run resumes where it
 stopped; a line searched with another budget is searched again. A larger budget for anyone with
@@ -76,7 +76,7 @@ def kept_lines(path: Path, reference: dict) -> dict[str, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=sorted(PLAN) + ["all"], default="all")
-    parser.add_argument("--iterations", type=int, default=50_000, help="iterations of each reference search")
+    parser.add_argument("--iterations", type=int, default=25_000, help="iterations of each reference search")
     parser.add_argument("--searches", type=int, default=4, help="independent reference searches per position")
     parser.add_argument("--games", type=int, help="bot games to draw decisions from (default: 12 heir, 10 solo)")
     parser.add_argument("--out", type=Path, default=DEFAULT_DIR, help="the suite folder (default bench/positions)")
@@ -84,7 +84,7 @@ def main() -> int:
     for name in sorted(PLAN) if args.game == "all" else [args.game]:
         args.out.mkdir(parents=True, exist_ok=True)
         path = args.out / f"{name}.jsonl"
-        budget = {"algorithm": "ismcts", "c": 0.7, "searches": args.searches, "iterations": args.iterations}
+        budget = {"algorithm": "advisor", "c": 0.7, "searches": args.searches, "iterations": args.iterations}
         kept = kept_lines(path, budget)
         write_atomic(path, "--out", lambda f: f.writelines(line + "\n" for line in kept.values()))
         games, per_game, options = PLAN[name]

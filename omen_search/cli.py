@@ -15,6 +15,7 @@ from importlib import metadata
 from typing import Any, NoReturn
 
 from omen_search import __version__, limits
+from omen_search.advisor import DEFAULT_ITERATIONS as ADVICE_ITERATIONS
 from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.bots import BOT_KINDS, bot_seed, make_bot, parse_spec, split_players
@@ -38,8 +39,6 @@ from omen_search.suite import DEFAULT_DIR as DEFAULT_SUITE_DIR
 from omen_search.table import is_table_record, load_table
 from omen_search.terminal import HINT_ITERATIONS, log_game
 
-ADVISE_ITERATIONS = 10_000
-DEMO_ITERATIONS = 3_000
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
@@ -456,7 +455,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         game = _document_game(args, source, "record")
         moves = source.get("moves", [])  # not a list: replaying the record names the field
         ply = args.ply if args.ply is not None else len(moves) if isinstance(moves, list) else 0
-    limit = _limit(args, ADVISE_ITERATIONS)
+    limit = _limit(args, ADVICE_ITERATIONS)
     advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=game.load_cards(args.cards))
     total = limit.iterations if limit.iterations is not None else limit.seconds
     unit = "it" if limit.iterations is not None else "s"
@@ -545,7 +544,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
     if args.budgets is not None:
         limits = parse_budgets(args.budgets)
     else:
-        limits = [_limit(args, ADVISE_ITERATIONS)]
+        limits = [_limit(args, ADVICE_ITERATIONS)]
     suites = [(path, load_suite(path)[:args.first]) for path in suite_files(args.positions, args.game)]
     report = []
     with tqdm(total=sum(len(p) for _, p in suites) * len(limits), unit="position", desc="advising", file=sys.stderr,
@@ -716,7 +715,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ply", type=int, help="advise after this many moves of the record (default: all of them)")
     _add_document_game(p, "record or observation")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--iterations", type=_iterations, help=f"search iterations (default {ADVISE_ITERATIONS})")
+    budget.add_argument("--iterations", type=_iterations, help=f"search iterations (default {ADVICE_ITERATIONS})")
     budget.add_argument("--seconds", type=_seconds, help="search time in seconds instead")
     p.add_argument("--top", type=_positive, help="show only the K best moves")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
@@ -763,7 +762,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "position. bench/suite_positions.py regenerates the suite.")
     p.add_argument("--game", choices=[g.name for g in all_games()], help="only this game's suite (default: every file)")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--iterations", type=_iterations, help=f"the advisor's iterations (default {ADVISE_ITERATIONS})")
+    budget.add_argument("--iterations", type=_iterations, help=f"the advisor's iterations (default {ADVICE_ITERATIONS})")
     budget.add_argument("--seconds", type=_seconds, help="the advisor's seconds per position instead")
     budget.add_argument("--budgets", metavar="LIST", help="several budgets, one row each: iterations or seconds with "
                                                           "an s, e.g. 1000,3000,10000,0.5s")
@@ -794,8 +793,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="a game in which the engine shows its advice for one seat and plays it")
     _add_game_flag(p)
     p.add_argument("--seed", type=_seed, default=1, help="game seed (default 1)")
-    p.add_argument("--iterations", type=_iterations, default=DEMO_ITERATIONS,
-                   help=f"search iterations per decision (default {DEMO_ITERATIONS})")
+    p.add_argument("--iterations", type=_iterations, default=ADVICE_ITERATIONS,
+                   help=f"search iterations per decision (default {ADVICE_ITERATIONS})")
     p.add_argument("--seat", type=int, default=0, help="the seat the engine advises (default 0)")
     p.add_argument("--opponent", default="greedy", help="the other seats' player spec (default greedy)")
     p.set_defaults(func=cmd_demo)

@@ -29,7 +29,7 @@ import numpy as np
 from omen_search.errors import FormatError, UsageError
 from omen_search.game import get_game, named_game
 from omen_search.jsonio import parse_json
-from omen_search.search import Limit, ismcts, worker_seeds
+from omen_search.search import Limit, worker_seeds
 
 SUITE_FORMAT = "omen-suite/1"
 SEPARATION = 1.0  # win-% points: a best move further ahead than this is "clearly" best
@@ -84,22 +84,30 @@ class SuitePosition:
 def reference_moves(observation: dict[str, Any], iterations: int, searches: int, seed: int,
                     c: float = 0.7) -> tuple[ReferenceMove, ...]:
     """Every legal move's reference value in ``observation``'s decision, best first: ``searches``
-    independent ISMCTS searches of ``iterations`` each (seeds spawned from ``seed``), each one tree."""
+    independent runs of the advisor's own search (each :data:`~omen_search.advisor.BATCHES` trees,
+    root-parallel) of ``iterations`` each, from seeds spawned from ``seed``. A move no run visited
+    (none is, at these budgets) has 0 visits and the value 0.
+
+    The advisor's search and not one deep tree: single SO-ISMCTS trees of 25,000 iterations
+    disagreed with one another by up to 40 points on a move (a deep tree follows its own lines
+    through the hidden cards), so the suite measures how close each budget comes to what the
+    advisor itself converges to (docs/strength.md)."""
+    from omen_search.advisor import Advisor
+
     game = named_game(observation, "observation")
     seen, _ = game.from_observation(observation)
-    core = game.to_core(seen)
-    legal = [str(m) for m in core.legal_moves()]
+    legal = [str(m) for m in game.to_core(seen).legal_moves()]
     if len(legal) < 2:
         raise UsageError("suite: a forced decision (one legal move) has nothing to measure")
-    wins: dict[str, list[tuple[float, int]]] = {m: [] for m in legal}  # per search: (wins, visits)
+    runs: dict[str, list[tuple[float, int]]] = {m: [] for m in legal}  # per run: (wins, visits)
     for s in worker_seeds(seed, searches):
-        result = ismcts(core, Limit(iterations=iterations), c=c, seed=s)
-        seen_moves = {str(m.move): m for m in result.moves}
+        advice = Advisor(Limit(iterations=iterations), seed=s, c=c).advise(observation)
+        seen_moves = {str(m.move): m for m in advice.moves}
         for move in legal:
             stats = seen_moves.get(move)
-            wins[move].append((stats.wins, stats.visits) if stats else (0.0, 0))
+            runs[move].append((stats.win_prob * stats.visits, stats.visits) if stats and stats.visits else (0.0, 0))
     moves = []
-    for move, per in wins.items():
+    for move, per in runs.items():
         visits = sum(n for _, n in per)
         values = [w / n for w, n in per if n]
         spread = statistics.stdev(values) if len(values) > 1 else math.nan

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -187,3 +188,15 @@ def test_doctests_of_the_suite_module():
 
     failed, attempted = doctest.testmod(omen_search.suite)
     assert attempted and not failed
+
+
+def test_the_formats_page_shows_a_real_suite_line(tmp_path):
+    """docs/formats.md, section 11, shows the hand-made deciding war as its line in the suite."""
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "formats.md").read_text(encoding="utf-8")
+    section = page[page.index("## 11. The reference suite"):]
+    shown = json.loads(re.search(r"```text\n(\{.*?\})\n```", section, re.S).group(1))
+    assert load_suite(write_suite(tmp_path, shown))[0].best.move == 'play "Rabid Usurper" city1'
+    suite = root / "bench" / "positions" / "heir.jsonl"
+    if suite.exists():
+        assert shown in [json.loads(line) for line in suite.read_text(encoding="utf-8").splitlines()]

@@ -559,7 +559,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
         return 0
     for path, positions, results in report:
         ref = positions[0].reference
-        print(f"{positions[0].game}: {len(positions)} positions of {path} (reference: {ref.get('searches')} searches "
+        print(f"{positions[0].game}: {len(positions)} positions of {path.name} (reference: {ref.get('searches')} runs "
               f"of {ref.get('iterations')} iterations); regret in win-% points")
         print(describe_results(results))
     return 0

@@ -21,7 +21,9 @@ import json
 import sys
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from omen_search.bots import bot_seed, make_bot
 from omen_search.files import write_atomic
@@ -30,15 +32,18 @@ from omen_search.rng import Rng
 from omen_search.suite import DEFAULT_DIR, SUITE_FORMAT, SuitePosition, position_line, reference_moves
 
 BOT = "ismcts:iterations=2000"
-PLAN = {"heir": (12, 25, {}), "heir-solo": (10, 10, {"level": "hard"})}  # games, decisions from each, options
+PLAN: dict[str, tuple[int, int, dict[str, Any]]] = {  # games, decisions taken from each, game options
+    "heir": (12, 25, {}), "heir-solo": (10, 10, {"level": "hard"})}
 HANDMADE = DEFAULT_DIR / "handmade.json"
 
 
-def decisions(game_name: str, games: int, per_game: int, options: dict):
+def decisions(game_name: str, games: int, per_game: int, options: dict[str, Any]) -> Iterator[tuple[str, str, Any]]:
     """(id, source, observation) of the decisions to value: ``per_game`` from each of ``games``
     games between bots, one from each of as many equal stretches of the game's unforced decisions,
     then the hand-made ones of this game."""
     game = get_game(game_name)
+    setting = ", ".join(f"{name} {value}" for name, value in options.items())
+    players = f"{BOT} against the {game.automaton}, {setting}" if game.automaton else f"{BOT} both seats"
     for seed in range(1, games + 1):
         state = game.new_initial_state(seed=seed, engine="core", config=game.config(**options))
         bots = {seat: make_bot(BOT, bot_seed(seed, seat), game) for seat in game.deciding_seats}
@@ -52,14 +57,13 @@ def decisions(game_name: str, games: int, per_game: int, options: dict):
             lo, hi = k * len(seen) // per_game, (k + 1) * len(seen) // per_game
             if hi > lo:
                 ply, observation = seen[lo + rng.next64() % (hi - lo)]
-                players = f"{BOT} against the {game.automaton}, " + ", ".join(f"{k} {v}" for k, v in options.items()) if game.automaton else f"{BOT} both seats"
                 yield f"{game_name}-s{seed}-p{ply}", f"{players}, game seed {seed}, ply {ply}", observation
     for item in json.loads(HANDMADE.read_text(encoding="utf-8")):
         if item["observation"].get("game", "heir") == game_name:
             yield item["id"], item["source"], item["observation"]
 
 
-def kept_lines(path: Path, reference: dict) -> dict[str, str]:
+def kept_lines(path: Path, reference: dict[str, Any]) -> dict[str, str]:
     """The lines of an earlier run with the same budget, by id (a cut last line is dropped)."""
     kept = {}
     if path.exists():

@@ -163,8 +163,8 @@ class Advisor:
     Raises :class:`UsageError` for a bad option.
     """
 
-    def __init__(self, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS), algorithm: Algorithm = "ismcts", seed: int = 0,
-                 workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None):
+    def __init__(self, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS), algorithm: Algorithm = "ismcts",
+                 seed: int = 0, workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None):
         if not isinstance(limit, Limit):
             raise UsageError(f"limit: must be a Limit, got {limit!r}")
         if algorithm not in ALGORITHMS:

@@ -762,7 +762,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "position. bench/suite_positions.py regenerates the suite.")
     p.add_argument("--game", choices=[g.name for g in all_games()], help="only this game's suite (default: every file)")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--iterations", type=_iterations, help=f"the advisor's iterations (default {ADVICE_ITERATIONS})")
+    budget.add_argument("--iterations", type=_iterations,
+                        help=f"the advisor's iterations (default {ADVICE_ITERATIONS})")
     budget.add_argument("--seconds", type=_seconds, help="the advisor's seconds per position instead")
     budget.add_argument("--budgets", metavar="LIST", help="several budgets, one row each: iterations or seconds with "
                                                           "an s, e.g. 1000,3000,10000,0.5s")

@@ -3,8 +3,8 @@ search, as top-1 agreement and regret over budgets.
 
 A suite file (``bench/positions/GAME.jsonl``, format ``omen-suite/1``, ``docs/formats.md``) holds
 one decision a line: the observation of the player to move (what ``advise`` reads) and the
-reference value of every legal move, from several independent deep ISMCTS searches (their mean and
-spread). :func:`run_suite` asks the :class:`~omen_search.advisor.Advisor` for its best move at each
+reference value of every legal move, from several independent runs of the advisor's own search at
+a larger budget (their mean and spread). :func:`run_suite` asks the :class:`~omen_search.advisor.Advisor` for its best move at each
 budget and scores it: **regret** is the win-% points the chosen move loses against the reference
 best, so a choice between near-equal moves costs nothing, and agreement is also counted among the
 positions whose best move is ahead of the second by more than :data:`SEPARATION` points, where a
@@ -231,9 +231,9 @@ def _check_moves(position: SuitePosition, where: str) -> None:
 @dataclass(frozen=True)
 class BudgetResult:
     """The advisor at one budget over the suite: ``agreement`` (share of positions where it chose
-    the reference best, or a move of the same value), ``mean_regret`` and ``p95_regret`` (win-% points), ``separated_agreement``
-    over the ``separated`` positions whose best move is more than :data:`SEPARATION` points ahead
-    (NaN if none), and ``seconds`` per position."""
+    the reference best, or a move of the same value), ``mean_regret`` and ``p95_regret`` (win-%
+    points), ``separated_agreement`` over the ``separated`` positions whose best move is more than
+    :data:`SEPARATION` points ahead (NaN if none), and ``seconds`` per position."""
 
     budget: str
     positions: int

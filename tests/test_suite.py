@@ -77,7 +77,8 @@ def test_summary_of_hand_made_values():
     assert r.separated == 3 and r.separated_agreement == pytest.approx(1 / 3)
     assert r.seconds == pytest.approx(0.3)
     none = summarize("x", [1.0], [False], [False], [0.1])
-    assert none.separated == 0 and math.isnan(none.separated_agreement) and none.to_dict()["separated_agreement"] is None
+    assert none.separated == 0 and math.isnan(none.separated_agreement)
+    assert none.to_dict()["separated_agreement"] is None
     with pytest.raises(UsageError):
         summarize("x", [1.0, 2.0], [True], [True], [0.1])
 

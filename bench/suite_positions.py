@@ -3,9 +3,10 @@
 The decisions come from games between two ISMCTS bots of 2,000 iterations (heir; heir-solo: one bot
 against the Corrupted Heir at level hard, which it beats about half the time), each game its own
 seed, a few decisions taken from every stretch of each game; forced decisions (one legal move) are
-skipped. bench/positions/handmade.json adds decisions written by hand. Each decision is stored as the observation of the player to move with
-the reference value of every legal move: SEARCHES independent runs of the advisor's own search
-(8 root-parallel ISMCTS trees) of ITERATIONS each (suite.reference_moves).
+skipped. bench/positions/handmade.json adds decisions written by hand. Each decision is stored as
+the observation of the player to move with the reference value of every legal move: SEARCHES
+independent runs of the advisor's own search (8 root-parallel ISMCTS trees) of ITERATIONS each
+(suite.reference_moves).
 
 A position is appended to its file as soon as it is searched, so a cut run resumes where it
 stopped; a line searched with another budget is searched again. A larger budget for anyone with

@@ -1815,6 +1815,13 @@ cdef class CoreState(UndoHistory):
                     frozenset(c for c in range(MAX_EGREGORS) if (self.s.key_chosen >> c) & 1))
         return (name, st.player, HOWS[st.a], st.card, None if st.b == NONE else (st.b, st.c))
 
+    @property
+    def rng(self) -> Rng:
+        """A copy of the game's generator (drawing from it does not move the game's): with
+        :meth:`view`'s fields, what :meth:`from_state` needs to rebuild this state (the adapters'
+        serialisation)."""
+        return Rng.from_state([self.s.rng[i] for i in range(4)])
+
     def view(self):
         """The reference's fields at once (what ``observe`` reads), cheaper than property by property."""
         return _View(self)

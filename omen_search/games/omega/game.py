@@ -74,6 +74,11 @@ class OmegaGame(Game):
     def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
         return state_from_observation(observation, cards or default_cards(), root)
 
+    def adapter(self, cards: Any = None) -> Any:
+        from omen_search.games.omega.adapter import OmegaAdapter
+
+        return OmegaAdapter(self, cards if cards is not None else default_cards())
+
     # -- cards
 
     def default_cards(self) -> CardSet:
@@ -94,6 +99,20 @@ class OmegaGame(Game):
     def card_names(self, cards: CardSet | None) -> tuple[str, ...]:
         cards = cards or default_cards()
         return tuple(e.name for e in cards.egregors) + tuple(a.name for a in cards.arcana)
+
+    # -- balance
+
+    def card_played(self, move: Any) -> str | None:
+        """An Egregor summoned or captured, an Arcanum taken: the balance report's "played"."""
+        return move.card if move.verb in ("summon", "capture", "arcana") else None
+
+    drawn_means = "controlled (an Egregor) or taken (an Arcana token) at some time in the game"
+
+    def cards_held(self, state: Any, seat: int) -> set[str]:
+        """The Egregors ``seat`` controls and its Arcana tokens: the balance report's "held"."""
+        cards = state.cards
+        return {cards.egregors[c].name for c in state.controlled[seat]} | {cards.arcana[t].name
+                                                                          for t in state.taken[seat]}
 
     # -- records
 

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from omen_search._omega_core import CoreState
+from omen_search.action_space import DenseActions
 from omen_search.game import Game
 from omen_search.games.omega.actions import SPACE
 from omen_search.games.omega.cards import CardSet
@@ -40,10 +41,10 @@ _FIELDS = ("ply", "turns", "active", "phase", "todo", "gained", "disowned", "mas
            "carried", "mask", "pawn", "prestige", "taken", "lost")
 
 
-class OmegaAdapter:
+class OmegaAdapter(DenseActions):
     """``omega``, ``omega-3`` or ``omega-4`` with one card set, for the adapters."""
 
-    num_actions = SPACE.size
+    space = SPACE
     min_utility, max_utility, utility_sum = 0.0, 1.0, 1.0
     params: Mapping[str, Any] = {"first_player": 0, "max_turns": DEFAULT_MAX_TURNS}
 
@@ -68,12 +69,6 @@ class OmegaAdapter:
         """The largest number the encoding holds: rune counts are at most the set's runes, the turn
         ``max_turns``, a prestige (each Arcanum and full Egregor of the set) below 1,000."""
         return float(max(sum(self.cards.runes), config.max_turns, 1000))
-
-    def action_of(self, move_id: int) -> int:
-        return SPACE.action_of(move_id)
-
-    def move_id_of(self, action: int) -> int:
-        return SPACE.packed_of(action)
 
     def encode(self, observation: dict[str, Any],
                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:

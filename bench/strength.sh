@@ -30,3 +30,18 @@ row combined-ismcts2000-greedy 400 ismcts:iterations=2000 greedy --game heir+rei
 # game played by greedy; four bots in rotation sets, so the extra bots follow B as match options
 row melee-draft-ismcts1000 2196 ismcts:iterations=1000,table=greedy random:table=greedy random:table=greedy \
     random:table=greedy --game reign-of-war-melee
+# OMEGA: the ritual (issue 18, point 8): ISMCTS against 1, 2 and 3 random and greedy bots, rotated
+# through the seats (24 games a row: the shared 2-core machine; --games 120 --resume goes on), and the
+# first-seat advantage of each player count between random bots (balance reports)
+row omega-ismcts2000-random 24 ismcts:iterations=2000 random --game omega
+row omega3-ismcts2000-random 24 ismcts:iterations=2000 random random --game omega-3
+row omega4-ismcts2000-random 24 ismcts:iterations=2000 random random random --game omega-4
+row omega-ismcts2000-greedy 24 ismcts:iterations=2000 greedy --game omega
+row omega3-ismcts2000-greedy 24 ismcts:iterations=2000 greedy greedy --game omega-3
+row omega4-ismcts2000-greedy 24 ismcts:iterations=2000 greedy greedy greedy --game omega-4
+for n in 2 3 4; do
+    name=$([ "$n" = 2 ] && echo omega || echo "omega$n")-balance-random
+    [ -s "$name.json" ] || omen-search balance --game omega --players-count "$n" --bots random --games 2000 --seed 1 \
+        --workers "$W" --json --quiet > "$name.json"
+    echo "$name: $(head -c 200 "$name.json")"
+done

@@ -818,8 +818,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
     p.add_argument("--workers", type=_workers, default=1, help="processes (default 1)")
     p.add_argument("--ablate", action="append", default=[], metavar="NAME",
-                   help="also play the same seeds without this unit's copies and report the change (repeatable; "
-                        "each unit is removed on its own)")
+                   help="also play the same seeds without this unit's copies (omega: this Egregor, or every token "
+                        "of this Arcanum) and report the change (repeatable; each card is removed on its own)")
     _add_cards(p)
     _add_game_flag(p)
     _add_options(p, [name for g in all_games() for name in g.match_options])

@@ -30,3 +30,13 @@ row combined-ismcts2000-greedy 400 ismcts:iterations=2000 greedy --game heir+rei
 # game played by greedy; four bots in rotation sets, so the extra bots follow B as match options
 row melee-draft-ismcts1000 2196 ismcts:iterations=1000,table=greedy random:table=greedy random:table=greedy \
     random:table=greedy --game reign-of-war-melee
+# The round robin behind the review's calibration (issue 21, point 5; docs/analysis.md): every pair of
+# random, first, greedy, ismcts:iterations=300 and ismcts:iterations=2000 (three pairs are rows above),
+# fit to one Elo scale by bench/round_robin.py
+row first-random 200 first random
+row greedy-random 200 greedy random
+row greedy-first 200 greedy first
+row ismcts300-random 200 ismcts:iterations=300 random
+row ismcts300-first 200 ismcts:iterations=300 first
+row ismcts2000-first 100 ismcts:iterations=2000 first  # 100 games: first loses every game to random already
+row ismcts2000-ismcts300 200 ismcts:iterations=2000 ismcts:iterations=300

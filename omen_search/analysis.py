@@ -13,15 +13,19 @@ observation follows whatever the hidden cards), from the next decision's search 
 reused).
 
 A move is worse than the best only **beyond the search error**: when its interval lies wholly below
-the best's. Otherwise it counts as the best (it loses nothing, and no better move is shown). Win %
-swings are small in these games, so each decision is judged against what was at stake there:
+the best's. Only then does the review show the better move, count a loss and give a label. Win %
+swings are small in these games and many decisions are nearly forced, so each decision is judged
+against what was at stake there:
 
-* the decision's **stake** is best − mean (points of win % that thinking could win over a random
-  choice), its **loss** the points the played move lost beyond the search error, and its
-  **accuracy** ``100 * (stake − loss) / stake`` clamped to 0..100: the share of the stake the move kept;
+* the decision's **stake** is best − mean: the points of win % that thinking could win over a
+  random choice;
+* its **accuracy** is the share of the stake the move kept, ``100 * (stake − counted) / stake``
+  clamped to 0..100, where ``counted`` is the loss less one standard error of the difference of
+  the two values (:func:`standard_error`; 0 for the best move itself): a move that is as good as
+  the best loses about nothing on average whatever the noise, a real loss counts nearly whole;
 * the game's accuracy is the stake-weighted mean of its decisions' accuracies,
-  ``100 * Σ max(0, stake − loss) / Σ stake`` (a decision where nothing was at stake weighs nothing);
-* labels: a loss (beyond the search error) of at least :data:`THRESHOLDS` points of win % is an
+  ``100 * Σ kept / Σ stake`` (a decision where nothing was at stake weighs nothing);
+* labels: a loss beyond the search error of at least :data:`THRESHOLDS` points of win % is an
   inaccuracy, a mistake or a blunder.
 
 ``docs/analysis.md`` gives the reasons and the calibration: measured on games of five bots, the
@@ -110,9 +114,17 @@ class Decision:
         return 0.0 if math.isnan(self.mean) else max(0.0, round(100 * (self.before.win_prob - self.mean), 9))
 
     @property
+    def counted_loss(self) -> float:
+        """The points the accuracy counts as lost: the loss less one standard error of the two
+        values' difference (:func:`standard_error`), so that a move as good as the best loses about
+        nothing on average whatever the noise, while a real loss counts nearly whole."""
+        lost = points_lost(self.before, self.after)
+        return 0.0 if self.played == self.best else max(0.0, lost - standard_error(self.before, self.after))
+
+    @property
     def kept(self) -> float:
         """Points of the stake the move played kept (0 .. stake)."""
-        return min(self.stake, max(0.0, self.stake - self.loss))
+        return min(self.stake, max(0.0, self.stake - self.counted_loss))
 
     @property
     def vp_loss(self) -> float:
@@ -179,6 +191,12 @@ def points_lost(before: Estimate, after: Estimate) -> float:
     """Points of win % from ``before`` to ``after``, rounded off below 1e-9 so that 0.60 -> 0.55 is
     5 points exactly (and meets a threshold of 5), not 4.999…"""
     return round(100 * (before.win_prob - after.win_prob), 9)
+
+
+def standard_error(before: Estimate, after: Estimate) -> float:
+    """The standard error, in points of win %, of ``before`` − ``after``, from their 95% intervals
+    (independent searches: each half-width is 1.96 standard errors)."""
+    return 100 * math.hypot((before.high - before.low) / 2, (after.high - after.low) / 2) / 1.96
 
 
 def worse(before: Estimate, after: Estimate) -> bool:

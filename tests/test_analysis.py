@@ -34,7 +34,6 @@ from omen_search import analysis
 from omen_search._core import CoreState
 from omen_search.analysis import LABELS, THRESHOLDS, Decision, Estimate, GameReview, analyze_game, label_of
 from omen_search.bots import GreedyBot, RandomBot
-from omen_search.cli import main
 from omen_search.games.heir.engines import new_game
 from omen_search.errors import RecordError, UsageError
 from omen_search.games.heir.cards import load_cards
@@ -345,7 +344,7 @@ def test_thresholds_reach_the_labels(blunder_game):
     (0.75, 100.0),  # valued above the best: nothing lost
 ])
 def test_decision_accuracy_is_the_share_of_the_stake_kept(after, accuracy):
-    d = decision(estimate(0.70, 0.002), estimate(after, 0.002), mean=0.60)
+    d = decision(estimate(0.70, 0), estimate(after, 0), mean=0.60)  # exact values: no search error
     assert d.stake == pytest.approx(10)
     assert d.loss == pytest.approx(max(0.0, 100 * (0.70 - after)))
     assert d.kept == pytest.approx(10 * accuracy / 100)
@@ -353,20 +352,20 @@ def test_decision_accuracy_is_the_share_of_the_stake_kept(after, accuracy):
 
 
 def test_a_decision_with_nothing_at_stake_is_fully_accurate_and_weighs_nothing():
-    level = decision(estimate(0.5, 0.002), estimate(0.3, 0.002), mean=0.5)  # every move alike on the mean
-    above = decision(estimate(0.5, 0.002), estimate(0.3, 0.002), mean=0.55)  # the search's best below the mean
-    unknown = decision(estimate(0.5, 0.002), estimate(0.3, 0.002))  # no mean
+    level = decision(estimate(0.5, 0), estimate(0.3, 0), mean=0.5)  # every move alike on the mean
+    above = decision(estimate(0.5, 0), estimate(0.3, 0), mean=0.55)  # the search's best below the mean
+    unknown = decision(estimate(0.5, 0), estimate(0.3, 0))  # no mean
     for d in (level, above, unknown):
         assert d.stake == 0 and d.kept == 0 and d.accuracy == 100
-    review = GameReview(0, (level, decision(estimate(0.7, 0.002), estimate(0.65, 0.002), mean=0.6)), 100, 0.0)
+    review = GameReview(0, (level, decision(estimate(0.7, 0), estimate(0.65, 0), mean=0.6)), 100, 0.0)
     assert review.stake == pytest.approx(10) and review.accuracy == pytest.approx(50)
 
 
 def test_game_accuracy_is_the_stake_weighted_mean_of_the_decisions():
     decisions = (
-        decision(estimate(0.70, 0.002), estimate(0.65, 0.002), mean=0.60),  # stake 10, kept 5
-        decision(estimate(0.52, 0.002), estimate(0.52, 0.002), mean=0.50),  # stake 2, kept 2
-        decision(estimate(0.90, 0.002), estimate(0.40, 0.002), mean=0.50),  # stake 40, kept 0
+        decision(estimate(0.70, 0), estimate(0.65, 0), mean=0.60),  # stake 10, kept 5
+        decision(estimate(0.52, 0), estimate(0.52, 0), mean=0.50),  # stake 2, kept 2
+        decision(estimate(0.90, 0), estimate(0.40, 0), mean=0.50),  # stake 40, kept 0
     )
     review = GameReview(0, decisions, 100, 0.0)
     assert review.stake == pytest.approx(52)
@@ -383,14 +382,33 @@ def test_a_move_within_the_search_error_loses_nothing_and_shows_no_better_move()
     close = Estimate(0.64, 0.60, 0.67, 0.0)  # 6 points below, but the intervals overlap
     d = decision(best, close, mean=0.5)
     assert not analysis.worse(best, close)
-    assert d.loss == 0 and d.better is None and d.label is None and d.vp_loss == 0 and d.accuracy == 100
+    assert d.loss == 0 and d.better is None and d.label is None and d.vp_loss == 0
     apart = Estimate(0.64, 0.62, 0.65, 0.0)  # the same value, known more closely: beyond the error
     d = decision(best, apart, mean=0.5)
     assert analysis.worse(best, apart)
     assert d.loss == pytest.approx(6) and d.better == d.best and d.label == "inaccuracy"
-    assert d.accuracy == pytest.approx(100 * 14 / 20)
     one = GameReview(0, (d,), 100, 0.0).to_dict()["decisions"][0]
-    assert one["better"] == one["best"] == "pass" and one["accuracy"] == 70 and one["stake"] == 0.2
+    assert one["better"] == one["best"] == "pass" and one["loss"] == 0.06 and one["stake"] == 0.2
+
+
+@pytest.mark.parametrize("half_before, half_after, error", [
+    (0.0196, 0.0196, math.sqrt(2)),  # each value within 1.96 points: one point of standard error each
+    (0.0392, 0.0, 2.0),  # two points of standard error on the best, none on the move
+    (0.0, 0.0, 0.0),  # exact values
+    (0.098, 0.0, 5.0),  # five points of error: the whole loss may be noise
+])
+def test_the_accuracy_counts_the_loss_less_one_standard_error(half_before, half_after, error):
+    before, after = estimate(0.70, half_before), estimate(0.65, half_after)  # 5 points lost
+    assert analysis.standard_error(before, after) == pytest.approx(error)
+    d = decision(before, after, mean=0.55)  # 15 points at stake
+    assert d.counted_loss == pytest.approx(max(0.0, 5 - error), abs=1e-6)
+    assert d.accuracy == pytest.approx(100 * (15 - max(0.0, 5 - error)) / 15)
+
+
+def test_the_best_move_played_loses_nothing_whatever_the_error():
+    wide = estimate(0.70, 0.2)
+    d = Decision(0, Move.parse("end"), Move.parse("end"), wide, wide, None, {}, (), 0.5)
+    assert d.counted_loss == 0 and d.loss == 0 and d.accuracy == 100 and d.better is None
 
 
 class EngineBot:
@@ -631,7 +649,7 @@ def test_cli_json_schema(capsys, record_file, greedy_game):
         assert isinstance(d["vp_loss"], (int, float)) and d["vp_loss"] >= 0
         assert d["label"] in (None, *LABELS)
         if d["better"] is None:  # the move played is as good as the best within the search error
-            assert d["loss"] == 0 and d["label"] is None and d["accuracy"] == 100
+            assert d["loss"] == 0 and d["label"] is None
         else:
             assert d["better"] == d["best"] != d["played"]
             assert d["loss"] == pytest.approx(d["win_prob_before"] - d["win_prob_after"], abs=2e-4) and d["loss"] > 0

@@ -1,6 +1,6 @@
 """The review's calibration (docs/analysis.md): the mean game accuracy of five bots beside their Elo.
 
-Usage: python3 bench/review_calibration.py [--games K] [--iterations N] [--workers W] [--table]
+Usage: python3 bench/review_calibration.py [--games K] [--iterations N] [--workers W] [--table | --compare]
 
 Each bot's games are records in ``bench/review/BOT/`` written by
 ``omen-search match BOT greedy --games 40 --seed 21 --records BOT --out BOT.jsonl`` (run in
@@ -8,23 +8,26 @@ Each bot's games are records in ``bench/review/BOT/`` written by
 the bot's seat (``analyze_game`` with N iterations per search, seed 0) is one JSON line of
 ``bench/review/accuracy-N.jsonl``; a re-run analyses only the games missing. ``--table`` prints the
 table from that file without analysing anything: each bot's mean game accuracy with a Student-t 95%
-interval, beside its Elo from the round robin (bench/round_robin.py).
+interval, beside its Elo from the round robin (bench/round_robin.py); ``--compare`` the same means
+under the measures the chosen one was weighed against (docs/analysis.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
+from collections.abc import Callable
 from dataclasses import astuple
 import sys
 from pathlib import Path
 
-from omen_search.analysis import LABELS, Decision, Estimate, GameReview, analyze_game, label_of
+from omen_search.analysis import LABELS, Decision, Estimate, GameReview, analyze_game, label_of, points_lost
 from omen_search.records import load_record
 from omen_search.search import Limit
 from omen_search.stats import t95
-from round_robin import BOTS, fit_elo
+from round_robin import ANCHOR, BOTS, fit_elo
 
 HERE = Path(__file__).resolve().parent / "review"
 FOLDERS = {"random": "random", "first": "first", "greedy": "greedy", "ismcts:iterations=300": "ismcts300",
@@ -92,8 +95,39 @@ def table(iterations: int) -> None:
         labels = "/".join(f"{statistics.fmean(sum(d.label == label for d in g.decisions) for g in games):.1f}"
                           for label in LABELS)
         e, e_low, e_high = elo[bot]
-        print(f"| `{bot}` | {len(games)} | {mean:.1f} ({low:.1f}-{high:.1f}) | {labels} | "
-              f"{e:+.0f} ({e_low:+.0f} .. {e_high:+.0f}) |")
+        rating = "0 (the anchor)" if bot == ANCHOR else f"{e:+.0f} ({e_low:+.0f} .. {e_high:+.0f})"
+        print(f"| `{bot}` | {len(games)} | {mean:.1f} ({low:.1f}-{high:.1f}) | {labels} | {rating} |")
+
+
+def lichess(d: Decision) -> float:
+    """The accuracy this review used before: lichess's curve of the loss in win % (AccuracyPercent.scala)."""
+    lost = max(0.0, points_lost(d.before, d.after))
+    return 100.0 if lost <= 0 else min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * lost) - 3.1669 + 1))
+
+
+def share(g: GameReview, loss: Callable[[Decision], float]) -> float:
+    """The stake-weighted share kept with another loss in place of the counted loss."""
+    kept = sum(min(d.stake, max(0.0, d.stake - loss(d))) for d in g.decisions)
+    return 100.0 if g.stake <= 0 else 100 * kept / g.stake
+
+
+def compare(iterations: int) -> None:
+    """The mean game accuracy of each bot under the measures weighed against the one chosen."""
+    measures: dict[str, Callable[[GameReview], float]] = {
+        "lichess (before)": lambda g: (statistics.fmean(v := [lichess(d) for d in g.decisions])
+                                       + statistics.harmonic_mean(v)) / 2,
+        "share, loss only beyond the error": lambda g: share(g, lambda d: d.loss),
+        "share, whole loss": lambda g: share(g, lambda d: max(0.0, points_lost(d.before, d.after))),
+        "the same, a plain mean of the decisions (no weights)": lambda g: statistics.fmean(
+            [d.accuracy for d in g.decisions] or [100.0]),
+        "share, loss less one standard error (chosen)": lambda g: g.accuracy,
+    }
+    by_bot = reviews(iterations)
+    print("| measure | " + " | ".join(f"`{bot}`" for bot in BOTS) + " |")
+    print("| --- | " + " | ".join("---" for _ in BOTS) + " |")
+    for name, measure in measures.items():
+        cells = [mean_interval([measure(g) for g in by_bot[bot]]) for bot in BOTS]
+        print(f"| {name} | " + " | ".join(f"{m:.1f} ({lo:.1f}-{hi:.1f})" for m, lo, hi in cells) + " |")
 
 
 def main() -> None:
@@ -102,10 +136,14 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=4000)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--table", action="store_true", help="print the table only")
+    parser.add_argument("--compare", action="store_true", help="print the measures weighed against the chosen one")
     args = parser.parse_args()
-    if not args.table:
+    if not (args.table or args.compare):
         analyse(args.games, args.iterations, args.workers)
-    table(args.iterations)
+    if args.compare:
+        compare(args.iterations)
+    else:
+        table(args.iterations)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from pathlib import Path
 from scipy.optimize import brentq, minimize
 
 from omen_search.match import read_results
+from omen_search.stats import wilson
 
 BOTS = ("first", "random", "greedy", "ismcts:iterations=300", "ismcts:iterations=2000")
 ANCHOR = "random"
@@ -88,15 +89,18 @@ def fit_elo() -> dict[str, tuple[float, float, float]]:
 
 def main() -> None:
     data = scores()
-    print("| A | B | games | A's score % |")
-    print("| --- | --- | ---: | ---: |")
+    print("| A | B | games | A's score % (95%) |")
+    print("| --- | --- | ---: | --- |")
     for (a, b), (points, games) in data.items():
-        print(f"| `{a}` | `{b}` | {games} | {100 * points / games:.1f} |")
+        low, high = wilson(points, games)
+        print(f"| `{a}` | `{b}` | {games} | {100 * points / games:.1f} ({100 * low:.1f}-{100 * high:.1f}) |")
     print()
     print("| bot | Elo (95%) |")
     print("| --- | --- |")
-    for bot, (e, low, high) in fit_elo().items():
-        print(f"| `{bot}` | {e:+.0f} ({low:+.0f} .. {high:+.0f}) |")
+    elo = fit_elo()
+    for bot in BOTS:
+        e, low, high = elo[bot]
+        print(f"| `{bot}` | " + ("0 (the anchor)" if bot == ANCHOR else f"{e:+.0f} ({low:+.0f} .. {high:+.0f})") + " |")
 
 
 if __name__ == "__main__":

@@ -715,7 +715,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_workers, default=1, help="searches side by side (threads) (default 1)")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
     p.add_argument("--thresholds", type=_thresholds, default=THRESHOLDS, metavar="A,B,C",
-                   help="points of win %% lost for inaccuracy, mistake, blunder (default 5,10,15)")
+                   help="points of win %% lost (beyond the search error) for inaccuracy, mistake, blunder "
+                        "(default 5,10,15)")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with the evaluation graph")
     p.add_argument("--all", action="store_true", help="list every decision, not only the labelled ones")
     _add_cards(p)

@@ -227,6 +227,8 @@ def search_values(core: Any, limit: Limit, seed: int, root_move: Any = None) -> 
     searches = new_searches(core, 0.7, False, seed, BATCHES, nodes, only)
     for search in searches:
         search.run(-(-(limit.iterations or 0) // BATCHES), (limit.seconds or 0.0) / BATCHES)
+    if not any(search.iterations for search in searches):  # a time budget too short: one iteration
+        searches[0].run(1, 0.0)
     raws = [search.result(0) for search in searches]
     result = root_result(core, raws)
     ids = dict(zip(core.legal_moves(), core.legal_move_ids()))

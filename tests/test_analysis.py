@@ -480,6 +480,13 @@ def test_workers_search_side_by_side(monkeypatch, greedy_game):
     assert len(threads) == 2
 
 
+def test_a_time_budget_too_short_for_any_iteration_still_values_every_decision(greedy_game):
+    review = analyze_game(greedy_game, 0, Limit(seconds=1e-9), seed=0)
+    assert [d.ply for d in review.decisions] == choice_plies(greedy_game, 0)
+    for d in review.decisions:
+        assert 0 <= d.before.win_prob <= 1 and 0 <= d.after.win_prob <= 1 and 0 <= d.accuracy <= 100
+
+
 def test_progress_is_shown_on_stderr_only_when_asked(capsys, greedy_game):
     analyze_game(greedy_game, 0, Limit(iterations=100), progress=False)
     out, err = capsys.readouterr()

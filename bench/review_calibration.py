@@ -57,8 +57,9 @@ def analyse(games: int, iterations: int, workers: int, more: dict[str, int] | No
             seat = seat_of[bot][index]
             review = analyze_game(record, seat, Limit(iterations=iterations), workers=workers, seed=0)
             line = {"bot": bot, "game": index, "seat": seat, "seconds": round(review.elapsed, 1),
-                    "decisions": [[d.ply, str(d.played), str(d.best), list(astuple(d.before)), list(astuple(d.after)),
-                                   d.mean] for d in review.decisions]}
+                    "decisions": [[d.ply, str(d.played), str(d.best), [round(x, 6) for x in astuple(d.before)],
+                                   [round(x, 6) for x in astuple(d.after)], round(d.mean, 6)]
+                                  for d in review.decisions]}
             with open(out, "a", encoding="utf-8") as f:
                 f.write(json.dumps(line) + "\n")
             print(bot, index, f"{review.accuracy:.1f}", file=sys.stderr)

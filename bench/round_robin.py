@@ -8,8 +8,7 @@ of each bot is the maximum a posteriori fit of the Bradley-Terry (logistic Elo) 
 game, with one virtual draw per pair as the prior (as BayesElo does: it keeps a bot that lost
 every game at a finite rating), random at 0. Each bot's 95% interval is where the profile of the
 log posterior has dropped by 1.92 (chi-squared, one degree of freedom); games are taken as
-independent (the pairs of a deal are not used), which is the wider interval when the seats
-swap the deal's luck.
+independent (the seat-swapped pairs of a deal are not used).
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ from omen_search.limits import WORKERS, check_int
 from omen_search.records import record_game, replay
 from omen_search.rng import MASK64
 from omen_search.search import DEFAULT_MAX_NODES, Limit, SearchResult, move_id, new_searches, root_result
-from omen_search.stats import batch_interval, wilson
+from omen_search.stats import batch_interval
 from omen_search.table import is_table_record, load_table
 
 THRESHOLDS = (5.0, 10.0, 15.0)  # points of win % lost beyond the search error: inaccuracy, mistake, blunder
@@ -72,12 +72,6 @@ class Estimate:
     low: float
     high: float
     vp_margin: float
-
-    @classmethod
-    def of(cls, wins: float, visits: int, vp_margin: float) -> Estimate:
-        """From one search's counts, with the Wilson interval (rollout noise only)."""
-        low, high = wilson(wins, visits)
-        return cls(wins / visits if visits else math.nan, low, high, vp_margin)
 
 
 @dataclass(frozen=True)

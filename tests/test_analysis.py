@@ -46,6 +46,7 @@ from omen_search.records import load_record, make_record, replay, write_record
 from omen_search.review_html import COLORS, HEIGHT, PAD, WIDTH, evaluation_graph, render, write_html
 from omen_search.rng import Rng
 from omen_search.search import Limit, ismcts
+from omen_search.stats import wilson
 
 from cli_helper import assert_one_line_error, run
 
@@ -90,6 +91,12 @@ def without_elapsed(review: GameReview) -> dict[str, Any]:
 
 def estimate(p: float, half: float = 0.01, vp: float = 0.0) -> Estimate:
     return Estimate(p, max(0.0, p - half), min(1.0, p + half), vp)
+
+
+def counted(wins: float, visits: int, vp: float) -> Estimate:
+    """A value from counts, with the Wilson interval."""
+    low, high = wilson(wins, visits)
+    return Estimate(wins / visits, low, high, vp)
 
 
 def decision(before: Estimate, after: Estimate, played: str = "end", best: str = "pass",
@@ -262,8 +269,8 @@ def test_custom_thresholds(loss, label):
 
 
 def test_no_label_when_the_intervals_overlap_even_for_a_big_loss():
-    before = Estimate.of(3, 4, 1.0)  # 75% from four visits
-    after = Estimate.of(1, 5, -1.0)  # 20% from five
+    before = counted(3, 4, 1.0)  # 75% from four visits
+    after = counted(1, 5, -1.0)  # 20% from five
     assert 100 * (before.win_prob - after.win_prob) > 50
     assert after.high >= before.low
     assert label_of(before, after) is None
@@ -272,8 +279,8 @@ def test_no_label_when_the_intervals_overlap_even_for_a_big_loss():
 
 
 def test_label_when_the_intervals_are_disjoint():
-    before = Estimate.of(1500, 2000, 2.0)  # 75%
-    after = Estimate.of(1100, 2000, 0.5)  # 55%
+    before = counted(1500, 2000, 2.0)  # 75%
+    after = counted(1100, 2000, 0.5)  # 55%
     assert after.high < before.low
     assert label_of(before, after) == "blunder"
     assert label_of(before, after, (25, 30, 35)) is None
@@ -285,8 +292,8 @@ def test_label_when_the_intervals_are_disjoint():
     (14000, 11000, "blunder"),  # 70% -> 55%
 ])
 def test_a_loss_of_exactly_a_threshold_gets_its_label(wins_before, wins_after, label):
-    before = Estimate.of(wins_before, 20000, 0.0)
-    after = Estimate.of(wins_after, 20000, 0.0)
+    before = counted(wins_before, 20000, 0.0)
+    after = counted(wins_after, 20000, 0.0)
     assert after.high < before.low
     assert label_of(before, after) == label
 

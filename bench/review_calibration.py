@@ -1,12 +1,12 @@
 """The review's calibration (docs/analysis.md): the mean game accuracy of five bots beside their Elo.
 
-Usage: python3 bench/review_calibration.py [--games K] [--iterations N] [--workers W] [--table | --compare]
+Usage: python3 bench/review_calibration.py [--games K] [--iterations N] [--workers W] [--seed S] [--table | --compare]
 
 Each bot's games are records in ``bench/review/BOT/`` written by
 ``omen-search match BOT greedy --games 40 --seed 21 --records BOT --out BOT.jsonl`` (run in
 ``bench/review/``; the ``.jsonl`` says which seat the bot had in each game). Every game's review of
-the bot's seat (``analyze_game`` with N iterations per search, seed 0) is one JSON line of
-``bench/review/accuracy-N.jsonl``; a re-run analyses only the games missing. ``--table`` prints the
+the bot's seat (``analyze_game`` with N iterations per decision, seed S) is one JSON line of
+``bench/review/accuracy-N.jsonl`` (``accuracy-N-seedS.jsonl`` for a seed S other than 0); a re-run analyses only the games missing. ``--table`` prints the
 table from that file without analysing anything: each bot's mean game accuracy with a Student-t 95%
 interval, beside its Elo from the round robin (bench/round_robin.py); ``--compare`` the same means
 under the measures the chosen one was weighed against (docs/analysis.md).
@@ -41,9 +41,14 @@ def seats(folder: str) -> dict[int, int]:
     return {line["index"]: line["a_seat"] for line in lines}
 
 
-def analyse(games: int, iterations: int, workers: int, more: dict[str, int] | None = None) -> None:
+def results(iterations: int, seed: int) -> Path:
+    """The file of the reviews at ``iterations`` with the search ``seed``."""
+    return HERE / (f"accuracy-{iterations}.jsonl" if seed == 0 else f"accuracy-{iterations}-seed{seed}.jsonl")
+
+
+def analyse(games: int, iterations: int, workers: int, seed: int = 0, more: dict[str, int] | None = None) -> None:
     """Review every bot's first ``games`` games (``more[bot]`` games for the bots named there)."""
-    out = HERE / f"accuracy-{iterations}.jsonl"
+    out = results(iterations, seed)
     done = set()
     if out.exists():
         done = {(d["bot"], d["game"]) for d in map(json.loads, out.read_text().splitlines())}
@@ -55,7 +60,7 @@ def analyse(games: int, iterations: int, workers: int, more: dict[str, int] | No
                 continue
             record = load_record(str(HERE / folder / f"game-{index:06d}.json"))
             seat = seat_of[bot][index]
-            review = analyze_game(record, seat, Limit(iterations=iterations), workers=workers, seed=0)
+            review = analyze_game(record, seat, Limit(iterations=iterations), workers=workers, seed=seed)
             line = {"bot": bot, "game": index, "seat": seat, "seconds": round(review.elapsed, 1),
                     "decisions": [[d.ply, str(d.played), str(d.best), [round(x, 6) for x in astuple(d.before)],
                                    [round(x, 6) for x in astuple(d.after)], round(d.mean, 6)]
@@ -72,10 +77,10 @@ def mean_interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def reviews(iterations: int) -> dict[str, list[GameReview]]:
+def reviews(iterations: int, seed: int) -> dict[str, list[GameReview]]:
     """Bot -> its games' reviews, rebuilt from ``accuracy-N.jsonl`` (so the measures are the library's)."""
     out: dict[str, list[GameReview]] = {bot: [] for bot in FOLDERS}
-    for text in (HERE / f"accuracy-{iterations}.jsonl").read_text().splitlines():
+    for text in results(iterations, seed).read_text().splitlines():
         line = json.loads(text)
         decisions = []
         for ply, played, best, before, after, mean in line["decisions"]:
@@ -85,11 +90,11 @@ def reviews(iterations: int) -> dict[str, list[GameReview]]:
     return out
 
 
-def table(iterations: int) -> None:
+def table(iterations: int, seed: int) -> None:
     elo = fit_elo()
     print("| bot | games | accuracy % (95%) | labels per game (inaccuracies/mistakes/blunders) | Elo (95%) |")
     print("| --- | ---: | --- | --- | --- |")
-    by_bot = reviews(iterations)
+    by_bot = reviews(iterations, seed)
     for bot in BOTS:
         games = by_bot[bot]
         mean, low, high = mean_interval([g.accuracy for g in games])
@@ -112,7 +117,7 @@ def share(g: GameReview, loss: Callable[[Decision], float]) -> float:
     return 100.0 if g.stake <= 0 else 100 * kept / g.stake
 
 
-def compare(iterations: int) -> None:
+def compare(iterations: int, seed: int) -> None:
     """The mean game accuracy of each bot under the measures weighed against the one chosen."""
     measures: dict[str, Callable[[GameReview], float]] = {
         "lichess (before)": lambda g: (statistics.fmean(v := [lichess(d) for d in g.decisions])
@@ -123,7 +128,7 @@ def compare(iterations: int) -> None:
             [d.accuracy for d in g.decisions] or [100.0]),
         "share, loss less one standard error (chosen)": lambda g: g.accuracy,
     }
-    by_bot = reviews(iterations)
+    by_bot = reviews(iterations, seed)
     print("| measure | " + " | ".join(f"`{bot}`" for bot in BOTS) + " |")
     print("| --- | " + " | ".join("---" for _ in BOTS) + " |")
     for name, measure in measures.items():
@@ -136,15 +141,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--iterations", type=int, default=4000)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0, help="the review's search seed (another: another file)")
     parser.add_argument("--table", action="store_true", help="print the table only")
     parser.add_argument("--compare", action="store_true", help="print the measures weighed against the chosen one")
     args = parser.parse_args()
     if not (args.table or args.compare):
-        analyse(args.games, args.iterations, args.workers)
+        analyse(args.games, args.iterations, args.workers, args.seed)
     if args.compare:
-        compare(args.iterations)
+        compare(args.iterations, args.seed)
     else:
-        table(args.iterations)
+        table(args.iterations, args.seed)
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ THRESHOLDS = (5.0, 10.0, 15.0)  # points of win % lost beyond the search error: 
 LABELS = ("inaccuracy", "mistake", "blunder")
 DEFAULT_ITERATIONS = 4000
 TOP = 3  # the best moves a decision keeps, for a page that shows the alternatives
+C = 0.7  # the searches' UCB exploration constant (the advisor's and the search's default)
 
 
 class AnalysisStopped(OmenError):
@@ -211,16 +212,19 @@ def label_of(before: Estimate, after: Estimate, thresholds: Sequence[float] = TH
     return label
 
 
-def search_values(core: Any, limit: Limit, seed: int, root_move: Any = None) -> tuple[SearchResult, dict[Any, Estimate]]:
+def search_values(core: Any, limit: Limit, seed: int,
+                  root_move: Any = None) -> tuple[SearchResult, dict[Any, Estimate]]:
     """Search ``core`` as the advisor does: :data:`BATCHES` independent searches (one after the
     other, each with its share of the budget), their root statistics added up; each searched
     move's value with the interval of :func:`~omen_search.stats.batch_interval`. ``root_move``
     searches that move alone."""
     only = None if root_move is None else move_id(core, root_move)
-    nodes = DEFAULT_MAX_NODES if limit.iterations is None else min(DEFAULT_MAX_NODES, -(-limit.iterations // BATCHES) + 2)
-    searches = new_searches(core, 0.7, False, seed, BATCHES, nodes, only)
+    # a tree grows by at most a node an iteration: with an iteration budget, no bigger than its share
+    share = None if limit.iterations is None else -(-limit.iterations // BATCHES)
+    nodes = DEFAULT_MAX_NODES if share is None else min(DEFAULT_MAX_NODES, share + 2)
+    searches = new_searches(core, C, False, seed, BATCHES, nodes, only)
     for search in searches:
-        search.run(-(-(limit.iterations or 0) // BATCHES), (limit.seconds or 0.0) / BATCHES)
+        search.run(share or 0, (limit.seconds or 0.0) / BATCHES)
     if not any(search.iterations for search in searches):  # a time budget too short: one iteration
         searches[0].run(1, 0.0)
     raws = [search.result(0) for search in searches]

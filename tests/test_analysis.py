@@ -320,7 +320,8 @@ def test_reviewed_decisions_losses_labels_and_the_best_move(greedy_review, blund
                 assert d.loss >= THRESHOLDS[LABELS.index(d.label)]
                 assert d.after.high < d.before.low
             # a better move is shown, and a loss counted, only beyond the search error
-            assert (d.better is not None) == (d.loss > 0) == (d.after.high < d.before.low and d.after.win_prob < d.before.win_prob)
+            apart = d.after.high < d.before.low and d.after.win_prob < d.before.win_prob
+            assert (d.better is not None) == (d.loss > 0) == apart
             assert d.better in (None, d.best)
             assert 0 <= d.mean <= 1 and d.stake == pytest.approx(max(0.0, 100 * (d.before.win_prob - d.mean)), abs=1e-6)
             assert 0 <= d.kept <= d.stake and 0 <= d.accuracy <= 100

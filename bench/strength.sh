@@ -45,3 +45,13 @@ for n in 2 3 4; do
         --workers "$W" --json --quiet > "$name.json"
     echo "$name: $(head -c 200 "$name.json")"
 done
+# The round robin behind the review's calibration (issue 21, point 5; docs/analysis.md): every pair of
+# random, first, greedy, ismcts:iterations=300 and ismcts:iterations=2000 (three pairs are rows above),
+# fit to one Elo scale by bench/round_robin.py
+row first-random 200 first random
+row greedy-random 200 greedy random
+row greedy-first 200 greedy first
+row ismcts300-random 200 ismcts:iterations=300 random
+row ismcts300-first 200 ismcts:iterations=300 first
+row ismcts2000-first 40 ismcts:iterations=2000 first  # 40 games: first loses every game to random already, and its long games cost ismcts dear
+row ismcts2000-ismcts300 200 ismcts:iterations=2000 ismcts:iterations=300

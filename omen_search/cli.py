@@ -513,13 +513,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print(json.dumps(review.to_dict()))
         return 0
     print(f"seat {args.player}: accuracy {review.accuracy:.1f}% over {len(review.decisions)} decisions "
-          f"({args.iterations} iterations each, {review.elapsed:.1f} s)")
+          f"({review.stake:.0f} points of win % at stake; {args.iterations} iterations each, {review.elapsed:.1f} s)")
     shown = [d for d in review.decisions if d.label or args.all]
-    width = max([len(str(m)) for d in shown for m in (d.played, d.best)] + [6])
-    print(f"{'ply':>4}  {'played':{width}}  {'best':{width}}  {'before':>6}  {'after':>6}  label")
+    width = max([len(str(m)) for d in shown for m in (d.played, d.better or "")] + [6])
+    print(f"{'ply':>4}  {'played':{width}}  {'better':{width}}  {'before':>6}  {'after':>6}  {'stake':>5}  "
+          f"{'acc.':>4}  label")
     for d in shown:
-        print(f"{d.ply:>4}  {str(d.played):{width}}  {str(d.best):{width}}  {100 * d.before.win_prob:5.1f}%  "
-              f"{100 * d.after.win_prob:5.1f}%  {d.label or ''}")
+        print(f"{d.ply:>4}  {str(d.played):{width}}  {str(d.better or ''):{width}}  {100 * d.before.win_prob:5.1f}%  "
+              f"{100 * d.after.win_prob:5.1f}%  {d.stake:5.1f}  {d.accuracy:4.0f}  {d.label or ''}")
     counts = {label: sum(1 for d in review.decisions if d.label == label) for label in LABELS}
     print(", ".join(f"{n} {label if n == 1 else PLURALS[label]}" for label, n in counts.items()))
     for d in review.costliest():
@@ -728,9 +729,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_advise)
 
     p = sub.add_parser("analyze", help="review one seat's decisions in a game record: mistakes, accuracy, a graph",
-                       description="Each decision is judged from what the seat could see at that moment. Labels: "
-                                   "inaccuracy, mistake, blunder for a loss of at least 5, 10, 15 points of win % "
-                                   "(lichess's thresholds), none when the estimates' 95% intervals overlap.")
+                       description="Each decision is judged from what the seat could see at that moment; a "
+                                   "forced move is not a decision. A move is worse than the best only beyond the "
+                                   "search error (its 95% interval wholly below the best's). Accuracy: the share of "
+                                   "what was at stake (best minus the mean of the legal moves) that the moves kept, "
+                                   "weighted by the stake (docs/analysis.md). Labels: inaccuracy, mistake, blunder "
+                                   "for a loss beyond the search error of at least 5, 10, 15 points of win %.")
     p.add_argument("record", metavar="RECORD", help="game record (JSON) written by `play --record`, or a table "
                    "record (omen-table/1) saved by the table companion of `serve`")
     p.add_argument("--player", type=int, help="the seat to review (0 first); a table record: its own seat, the default")
@@ -740,7 +744,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_workers, default=1, help="searches side by side (threads) (default 1)")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
     p.add_argument("--thresholds", type=_thresholds, default=THRESHOLDS, metavar="A,B,C",
-                   help="points of win %% lost for inaccuracy, mistake, blunder (default 5,10,15)")
+                   help="points of win %% lost (beyond the search error) for inaccuracy, mistake, blunder "
+                        "(default 5,10,15)")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with the evaluation graph")
     p.add_argument("--all", action="store_true", help="list every decision, not only the labelled ones")
     _add_cards(p)

@@ -1,11 +1,12 @@
 """Our ISMCTS on the Cython core beside OpenSpiel's ISMCTSBot on the OpenSpiel adapter, and our
 core's random playouts beside OpenSpiel's C++ card games, in one run.
 
-    python3 bench/compare_openspiel.py [--game heir|reign-of-war] [--games 200] [--seconds 0.05]
-                                       [--workers 2] [--json]
+    python3 bench/compare_openspiel.py [--game heir|reign-of-war|omega|omega-3|omega-4] [--games 200]
+                                       [--seconds 0.05] [--workers 2] [--json]
 
-``--game`` (default ``heir``) is the two-player game compared: Heir to the Dunes (``omen_heir``) or
-Reign of War (``omen_reign``), on the built-in cards and default options.
+``--game`` (default ``heir``) is the game compared: Heir to the Dunes (``omen_heir``), Reign of War
+(``omen_reign``) or OMEGA for 2, 3 or 4 players (``omen_omega``, ``omen_omega_3``, ``omen_omega_4``),
+on the built-in cards and default options.
 
 1. **Search speed.** ISMCTS iterations per second of each from the same positions (the first
    decision of deals 0-4 of the game) and the ratio. OpenSpiel's C++ ``pyspiel.ISMCTSBot`` is
@@ -14,11 +15,12 @@ Reign of War (``omen_reign``), on the built-in cards and default options.
    algorithm, "adapted from the C++ implementation") with a random-rollout evaluator; the reason
    is printed. For scale, the C++ bot's rate on OpenSpiel's own C++ ``hearts`` is printed too (a
    different game: context, not a comparison).
-2. **Strength at equal time.** A seat-swapped match (pairs of games on one deal): our ``ismcts``
-   with ``--seconds`` per move against OpenSpiel's bot stopped by the clock after the same time
+2. **Strength at equal time.** A seat-rotated match (each deal played once with our bot in every
+   seat: seat-swapped pairs with two players): our ``ismcts`` with ``--seconds`` per move against
+   OpenSpiel's bot in every other seat, stopped by the clock after the same time
    (:class:`PythonIsmcts`); the mean time per move each side actually took and OpenSpiel's mean
-   simulations per move are reported. Our score (a tie counts one half) with a Wilson 95%
-   interval.
+   simulations per move are reported. Our score (a win shared by k seats counts 1/k, a tie of two
+   one half) with a Wilson 95% interval. ``--games 0`` leaves the match out.
 3. **Raw engine speed.** Random playouts, plies per second, best of ``--rounds`` alternating
    rounds: our core's ``run_playouts`` (a C loop of whole random games, each from a fresh deal)
    against OpenSpiel's C++ ``hearts``, ``dou_dizhu`` and ``crazy_eights``, measured two ways, both
@@ -62,7 +64,7 @@ from omen_search.game import get_game  # noqa: E402
 from omen_search.search import Limit, ismcts  # noqa: E402
 from omen_search.stats import wilson  # noqa: E402
 
-GAMES = ("heir", "reign-of-war")  # the two-player games with an OpenSpiel name
+GAMES = ("heir", "reign-of-war", "omega", "omega-3", "omega-4")  # the games compared, each with an OpenSpiel name
 POSITIONS = range(5)  # deals whose first decision is searched in part 1
 CARD_GAMES = ("hearts", "dou_dizhu", "crazy_eights")
 UCT_C = 0.7  # our exploration constant (the default of ``ismcts``), for rewards 0..1
@@ -201,15 +203,17 @@ def cpp_ismcts_rate(name: str, iterations: int) -> float:
 # -------------------------------------------------------------------------------- part 2: match
 
 
-def play_pair_game(name: str, index: int, seconds: float, use_cpp: bool) -> dict[str, Any]:
-    """Game ``index`` of ``name``: deal ``index // 2``; our bot in seat ``index % 2``."""
+def play_rotated_game(name: str, index: int, seconds: float, use_cpp: bool) -> dict[str, Any]:
+    """Game ``index`` of ``name`` (N players): deal ``index // N``; our bot in seat ``index % N``,
+    OpenSpiel's bot (one shared by the other seats) everywhere else."""
     family = get_game(name)
     action_of = adapter_of(family).action_of
     game = pyspiel.load_game(short_name(family))
-    state = dealt(game, index // 2)
+    players = game.num_players()
+    state = dealt(game, index // players)
     core = state.core  # the adapter plays its moves on this core state
     assert core is not None
-    ours = index % 2
+    ours = index % players
     theirs = their_bot(game, index, use_cpp, seconds=seconds)
     turn = 0
     time_used = [0.0, 0.0]  # ours, theirs
@@ -226,27 +230,30 @@ def play_pair_game(name: str, index: int, seconds: float, use_cpp: bool) -> dict
         time_used[side] += time.perf_counter() - start
         moves[side] += 1
         turn += 1
-    return {"index": index, "ours": ours, "winner": core.winner(), "plies": core.ply,
-            "time": time_used, "moves": moves, "their_simulations": theirs.simulations}
+    returns = state.returns()
+    best = [seat for seat, r in enumerate(returns) if r == max(returns)]
+    return {"index": index, "ours": ours, "score": 1 / len(best) if ours in best else 0.0, "shared": len(best) > 1,
+            "plies": core.ply, "time": time_used, "moves": moves, "their_simulations": theirs.simulations}
 
 
 def match(name: str, games: int, seconds: float, workers: int, use_cpp: bool) -> dict[str, Any]:
     lines = []
     with ProcessPoolExecutor(max_workers=workers) as pool, tqdm(total=games, desc="match", unit="game",
                                                                 file=sys.stderr, leave=False) as progress:
-        futures = [pool.submit(play_pair_game, name, i, seconds, use_cpp) for i in range(games)]
+        futures = [pool.submit(play_rotated_game, name, i, seconds, use_cpp) for i in range(games)]
         for future in as_completed(futures):
             lines.append(future.result())
             progress.update(1)
-    wins = sum(1 for g in lines if g["winner"] == g["ours"])
-    ties = sum(1 for g in lines if g["winner"] is None)
-    low, high = wilson(wins + 0.5 * ties, games)
+    wins = sum(1 for g in lines if g["score"] == 1)
+    ties = sum(1 for g in lines if g["shared"])
+    score = sum(g["score"] for g in lines)
+    low, high = wilson(score, games)
     per_move = [sum(g["time"][side] for g in lines) / max(1, sum(g["moves"][side] for g in lines)) for side in (0, 1)]
     their_moves = sum(g["moves"][1] for g in lines)
     return {"games": games, "seconds_per_move": seconds,
             "openspiel_simulations_per_move": sum(g["their_simulations"] for g in lines) / max(1, their_moves),
             "our_wins": wins,
-            "ties": ties, "win_rate": (wins + 0.5 * ties) / games, "win_rate_low": low, "win_rate_high": high,
+            "ties": ties, "win_rate": score / games, "win_rate_low": low, "win_rate_high": high,
             "our_seconds_per_move": per_move[0], "openspiel_seconds_per_move": per_move[1]}
 
 
@@ -384,6 +391,7 @@ def playouts(name: str, seconds: float, rounds: int) -> dict[str, Any]:
 
 def report(out: dict[str, Any]) -> str:
     s, m, p = out["search"], out["match"], out["playouts"]
+    players = out.get("players", 2)
     title = short_name(get_game(out["game"]))
     lines = [f"{out['game']} ({title}); open_spiel {out['versions']['open_spiel']}, "
              f"Python {out['versions']['python']}", "",
@@ -395,14 +403,19 @@ def report(out: dict[str, Any]) -> str:
     if s["cpp_bot_unavailable"]:
         lines.append(f"   (C++ bot: {s['cpp_bot_unavailable']})")
     lines += [f"   context: C++ pyspiel.ISMCTSBot on OpenSpiel's C++ hearts: "
-              f"{s['cpp_ismcts_hearts_iterations_per_s']:,.0f} iterations/s (a different game)", "",
-              f"2. Match at {m['seconds_per_move']} s per move, seat-swapped pairs "
-              f"(OpenSpiel: {m['openspiel_simulations_per_move']:.1f} simulations a move on average)",
-              f"   ours {m['our_wins']} wins, {m['ties']} ties of {m['games']} games: {100 * m['win_rate']:.1f}% "
-              f"(95% Wilson {100 * m['win_rate_low']:.1f}-{100 * m['win_rate_high']:.1f})",
-              f"   time per move actually used: ours {m['our_seconds_per_move']:.3f} s, "
-              f"OpenSpiel's {m['openspiel_seconds_per_move']:.3f} s", "",
-              f"3. Random playouts, decision plies per second (best of {p['rounds']} rounds)",
+              f"{s['cpp_ismcts_hearts_iterations_per_s']:,.0f} iterations/s (a different game)", ""]
+    if m is None:
+        lines += ["2. Match: not played (--games 0)", ""]
+    else:
+        lines += [f"2. Match at {m['seconds_per_move']} s per move, "
+                  + ("seat-swapped pairs" if players == 2 else f"our bot in each of the {players} seats of a deal")
+                  + f" (OpenSpiel: {m['openspiel_simulations_per_move']:.1f} simulations a move on average)",
+                  f"   ours {m['our_wins']} wins, {m['ties']} {'ties' if players == 2 else 'shared results'} of "
+                  f"{m['games']} games: {100 * m['win_rate']:.1f}% "
+                  f"(95% Wilson {100 * m['win_rate_low']:.1f}-{100 * m['win_rate_high']:.1f}; even {100 / players:.1f}%)",
+                  f"   time per move actually used: ours {m['our_seconds_per_move']:.3f} s, "
+                  f"OpenSpiel's {m['openspiel_seconds_per_move']:.3f} s", ""]
+    lines += [f"3. Random playouts, decision plies per second (best of {p['rounds']} rounds)",
               f"   {'engine':42} {'plies/s':>12} {'our ratio':>10} {'chance plies/s':>15}",
               f"   {'Omen core (run_playouts, whole games)':42} {p['omen_core']['plies_per_s']:>12,.0f} {'1.00x':>10}"]
     for name in CARD_GAMES:
@@ -416,7 +429,9 @@ def report(out: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--game", choices=GAMES, default="heir", help="the game compared (default heir)")
-    parser.add_argument("--games", type=int, default=200, help="match games, in seat-swapped pairs (default 200)")
+    parser.add_argument("--games", type=int, default=200,
+                        help="match games, a multiple of the players (seat-swapped pairs with two); 0: no match "
+                             "(default 200)")
     parser.add_argument("--seconds", type=float, default=0.05, help="search time per move in the match (default 0.05)")
     parser.add_argument("--workers", type=int, default=2, help="processes for the match (default 2)")
     parser.add_argument("--our-iterations", type=int, default=20000, help="iterations per position, ours (part 1)")
@@ -425,15 +440,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="timing rounds in part 3, best kept (default 3)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.games < 2 or args.games % 2 or args.seconds <= 0 or args.workers < 1 or args.rounds < 1 \
+    players = len(get_game(args.game).deciding_seats)
+    if args.games < 0 or args.games % players or args.seconds <= 0 or args.workers < 1 or args.rounds < 1 \
             or args.playout_seconds <= 0 or args.our_iterations < 1 or args.their_iterations < 1:
-        parser.error("--games must be even and at least 2; the other numbers positive")
+        parser.error(f"--games must be a multiple of the game's {players} players (0: no match); "
+                     "the other numbers positive")
 
-    out: dict[str, Any] = {"game": args.game,
+    out: dict[str, Any] = {"game": args.game, "players": players,
                            "versions": {"open_spiel": version("open_spiel"), "python": platform.python_version()},
                            "search": search_rates(args.game, args.our_iterations, args.their_iterations)}
     use_cpp = out["search"]["cpp_bot_unavailable"] is None
-    out["match"] = match(args.game, args.games, args.seconds, args.workers, use_cpp)
+    out["match"] = match(args.game, args.games, args.seconds, args.workers, use_cpp) if args.games else None
     out["playouts"] = playouts(args.game, args.playout_seconds, args.rounds)
     print(json.dumps(out) if args.json else report(out))
     return 0

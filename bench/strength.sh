@@ -30,6 +30,31 @@ row combined-ismcts2000-greedy 400 ismcts:iterations=2000 greedy --game heir+rei
 # game played by greedy; four bots in rotation sets, so the extra bots follow B as match options
 row melee-draft-ismcts1000 2196 ismcts:iterations=1000,table=greedy random:table=greedy random:table=greedy \
     random:table=greedy --game reign-of-war-melee
+# OMEGA: the ritual (issue 18, point 8): ISMCTS against 1, 2 and 3 random and greedy bots, rotated
+# through the seats (24 games a row: the shared 2-core machine; --games 120 --resume goes on), and the
+# first-seat advantage of each player count between random bots (balance reports)
+row omega-ismcts2000-random 24 ismcts:iterations=2000 random --game omega
+row omega3-ismcts2000-random 24 ismcts:iterations=2000 random random --game omega-3
+row omega4-ismcts2000-random 24 ismcts:iterations=2000 random random random --game omega-4
+row omega-ismcts2000-greedy 24 ismcts:iterations=2000 greedy --game omega
+row omega3-ismcts2000-greedy 24 ismcts:iterations=2000 greedy greedy --game omega-3
+row omega4-ismcts2000-greedy 24 ismcts:iterations=2000 greedy greedy greedy --game omega-4
+for n in 2 3 4; do
+    name=$([ "$n" = 2 ] && echo omega || echo "omega$n")-balance-random
+    [ -s "$name.json" ] || omen-search balance --game omega --players-count "$n" --bots random --games 2000 --seed 1 \
+        --workers "$W" --json --quiet > "$name.json"
+    echo "$name: $(head -c 200 "$name.json")"
+done
+# The round robin behind the review's calibration (issue 21, point 5; docs/analysis.md): every pair of
+# random, first, greedy, ismcts:iterations=300 and ismcts:iterations=2000 (three pairs are rows above),
+# fit to one Elo scale by bench/round_robin.py
+row first-random 200 first random
+row greedy-random 200 greedy random
+row greedy-first 200 greedy first
+row ismcts300-random 200 ismcts:iterations=300 random
+row ismcts300-first 200 ismcts:iterations=300 first
+row ismcts2000-first 40 ismcts:iterations=2000 first  # 40 games: first loses every game to random already, and its long games cost ismcts dear
+row ismcts2000-ismcts300 200 ismcts:iterations=2000 ismcts:iterations=300
 # At equal time (issue 22): both bots search 0.1 s a move; each game is played in one process, the
 # two bots alternating on its CPU, so a busy machine slows both alike. The techniques of the search,
 # each against today's ismcts (docs/strength.md, "At equal time")

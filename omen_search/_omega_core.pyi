@@ -6,6 +6,7 @@ from typing import Any
 from omen_search.games.omega.cards import CardSet
 from omen_search.games.omega.notation import Move
 from omen_search.games.omega.rules import Config
+from omen_search.rng import Rng
 
 STEP_NAMES: tuple[str, ...]
 
@@ -53,6 +54,8 @@ class CoreState:
     def playout(self, seed: int = 0) -> tuple[int, ...]: ...
     def state_bytes(self) -> bytes: ...
     def game_handle(self) -> Any: ...
+    @property
+    def rng(self) -> Rng: ...
     def view(self) -> Any: ...
     bag: list[int]
     altar: list[int]

@@ -70,3 +70,20 @@ class ActionSpace:
         for f in reversed(self._fields[verb]):
             index, values[f] = divmod(index, self._sizes[f])
         return self._pack(verb, values)
+
+
+class DenseActions:
+    """The action methods of a game's adapter (``omen_search.adapters.spec.GameAdapter``) whose
+    actions are one :class:`ActionSpace`, its class attribute ``space``."""
+
+    space: ActionSpace
+
+    @property
+    def num_actions(self) -> int:
+        return self.space.size
+
+    def action_of(self, move_id: int) -> int:
+        return self.space.action_of(move_id)
+
+    def move_id_of(self, action: int) -> int:
+        return self.space.packed_of(action)

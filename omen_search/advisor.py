@@ -41,6 +41,7 @@ from omen_search.stats import batch_interval
 Algorithm = Literal["ismcts", "ismcts-mo"]
 ALGORITHMS: tuple[Algorithm, ...] = ("ismcts", "ismcts-mo")
 PV_DEPTH = 8
+DEFAULT_ITERATIONS = 30_000  # the advice budget, chosen from the reference suite's curve (docs/strength.md)
 BATCHES = 8  # independent searches behind every advice (more if more workers): their spread is the interval
 SLICE = 0.25  # seconds: the search runs in slices this long at most, so a stop is never lost for long
 
@@ -162,8 +163,8 @@ class Advisor:
     Raises :class:`UsageError` for a bad option.
     """
 
-    def __init__(self, limit: Limit = Limit(iterations=10_000), algorithm: Algorithm = "ismcts", seed: int = 0,
-                 workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None):
+    def __init__(self, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS), algorithm: Algorithm = "ismcts",
+                 seed: int = 0, workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None):
         if not isinstance(limit, Limit):
             raise UsageError(f"limit: must be a Limit, got {limit!r}")
         if algorithm not in ALGORITHMS:

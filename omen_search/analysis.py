@@ -1,18 +1,35 @@
 """Post-game analysis: every decision of one player judged from what that player could see.
 
-For each decision of the player (a ply where they had more than one legal move) the position is
-rebuilt from their observation at that moment, so the judgement never uses cards they could not
-see. One ISMCTS search gives the best move and the win probability before the move (the best
-move's value); the played move's value comes from a search of that move alone, or, when the
-player decides again right after and the move revealed nothing (the same observation follows
-whatever the hidden cards), from the next decision's search (the work is reused). Losses of
-win probability are labelled as lichess does: inaccuracy, mistake and blunder from 5, 10 and 15
-points, but never when the two estimates' 95% intervals overlap (the loss may be noise).
+For each decision of the player (a ply where they had more than one legal move: a forced move is
+not a decision and does not count) the position is rebuilt from their observation at that moment,
+so the judgement never uses cards they could not see. The position is searched as the advisor
+searches it: :data:`~omen_search.advisor.BATCHES` independent ISMCTS searches whose root statistics
+are added up, each move's 95% interval from how far they disagree
+(:func:`~omen_search.stats.batch_interval`), so an interval holds the search's own error. The
+best move (most visited) values the position; the mean of every legal move's value is what a
+player who picks uniformly at random gets. The played move's value comes from a search of that
+move alone, or, when the player decides again right after and the move revealed nothing (the same
+observation follows whatever the hidden cards), from the next decision's search (the work is
+reused).
 
-Accuracy follows lichess (https://lichess.org/page/accuracy; ``AccuracyPercent.scala`` in lila):
-per move 100 when the win % did not drop, else ``103.1668 * exp(-0.04354 * loss) - 3.1669`` plus
-lila's one-point "uncertainty bonus", with the loss in points of win %, clamped to 0..100; for the game, the mean of the arithmetic and the harmonic mean of the moves' values
-(lichess weights the arithmetic mean by volatility; we do not).
+A move is worse than the best only **beyond the search error**: when its interval lies wholly below
+the best's. Only then does the review show the better move, count a loss and give a label. Win %
+swings are small in these games and many decisions are nearly forced, so each decision is judged
+against what was at stake there:
+
+* the decision's **stake** is best − mean: the points of win % that thinking could win over a
+  random choice;
+* its **accuracy** is the share of the stake the move kept, ``100 * (stake − counted) / stake``
+  clamped to 0..100, where ``counted`` is the loss less one standard error of the difference of
+  the two values (:func:`standard_error`; 0 for the best move itself): a move that is as good as
+  the best loses about nothing on average whatever the noise, a real loss counts nearly whole;
+* the game's accuracy is the stake-weighted mean of its decisions' accuracies,
+  ``100 * Σ kept / Σ stake`` (a decision where nothing was at stake weighs nothing);
+* labels: a loss beyond the search error of at least :data:`THRESHOLDS` points of win % is an
+  inaccuracy, a mistake or a blunder.
+
+``docs/analysis.md`` gives the reasons and the calibration: measured on games of five bots, the
+mean accuracy comes out in the order of the bots' Elo.
 """
 
 from __future__ import annotations
@@ -27,19 +44,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from omen_search.advisor import BATCHES
 from omen_search.errors import OmenError, UsageError
 from omen_search.game import Game
 from omen_search.limits import WORKERS, check_int
 from omen_search.records import record_game, replay
 from omen_search.rng import MASK64
-from omen_search.search import Limit, SearchResult, ismcts
-from omen_search.stats import wilson
+from omen_search.search import DEFAULT_MAX_NODES, Limit, SearchResult, move_id, new_searches, root_result
+from omen_search.stats import batch_interval
 from omen_search.table import is_table_record, load_table
 
-THRESHOLDS = (5.0, 10.0, 15.0)  # points of win % lost: inaccuracy, mistake, blunder (lichess)
+THRESHOLDS = (5.0, 10.0, 15.0)  # points of win % lost beyond the search error: inaccuracy, mistake, blunder
 LABELS = ("inaccuracy", "mistake", "blunder")
 DEFAULT_ITERATIONS = 4000
 TOP = 3  # the best moves a decision keeps, for a page that shows the alternatives
+C = 0.7  # the searches' UCB exploration constant (the advisor's and the search's default)
 
 
 class AnalysisStopped(OmenError):
@@ -55,15 +74,13 @@ class Estimate:
     high: float
     vp_margin: float
 
-    @classmethod
-    def of(cls, wins: float, visits: int, vp_margin: float) -> Estimate:
-        low, high = wilson(wins, visits)
-        return cls(wins / visits if visits else math.nan, low, high, vp_margin)
-
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision of the reviewed player."""
+    """One decision of the reviewed player (see the module docstring for the measures).
+
+    ``best`` is the search's best move, ``before`` its value (the position's), ``after`` the
+    played move's, ``mean`` the mean value of the legal moves (what a uniform random choice gets)."""
 
     ply: int
     played: Any
@@ -73,23 +90,45 @@ class Decision:
     label: str | None
     observation: dict[str, Any]  # what the player saw (for the report's board)
     top: tuple[tuple[Any, Estimate], ...] = ()  # the search's best moves with their values, best first
+    mean: float = math.nan  # win probability of a uniform choice among the legal moves (NaN: unknown)
 
     @property
     def loss(self) -> float:
-        """Points of win % lost by the move played (0 when it was the best)."""
-        return max(0.0, points_lost(self.before, self.after))
+        """Points of win % lost by the move played: 0 unless it is worse beyond the search error."""
+        return points_lost(self.before, self.after) if worse(self.before, self.after) else 0.0
+
+    @property
+    def better(self) -> Any:
+        """The better move the review shows: the best, when the move played is worse beyond the
+        search error; None otherwise."""
+        return self.best if self.loss > 0 else None
+
+    @property
+    def stake(self) -> float:
+        """Points of win % between a uniform choice and the best move: what the decision was worth."""
+        return 0.0 if math.isnan(self.mean) else max(0.0, round(100 * (self.before.win_prob - self.mean), 9))
+
+    @property
+    def counted_loss(self) -> float:
+        """The points the accuracy counts as lost: the loss less one standard error of the two
+        values' difference (:func:`standard_error`), so that a move as good as the best loses about
+        nothing on average whatever the noise, while a real loss counts nearly whole."""
+        lost = points_lost(self.before, self.after)
+        return 0.0 if self.played == self.best else max(0.0, lost - standard_error(self.before, self.after))
+
+    @property
+    def kept(self) -> float:
+        """Points of the stake the move played kept (0 .. stake)."""
+        return min(self.stake, max(0.0, self.stake - self.counted_loss))
 
     @property
     def vp_loss(self) -> float:
-        return max(0.0, self.before.vp_margin - self.after.vp_margin)
+        return max(0.0, self.before.vp_margin - self.after.vp_margin) if self.loss > 0 else 0.0
 
     @property
     def accuracy(self) -> float:
-        """lila's ``AccuracyPercent.fromWinPercents`` for this move (see the module docstring)."""
-        if self.loss <= 0:
-            return 100.0
-        raw = 103.1668100711649 * math.exp(-0.04354415386753951 * self.loss) - 3.166924740191411
-        return min(100.0, max(0.0, raw + 1.0))
+        """The share of the stake the move kept, in % (100 when nothing was at stake)."""
+        return 100.0 if self.stake <= 0 else min(100.0, 100 * self.kept / self.stake)
 
     def explain(self) -> str:
         """One sentence on what the move cost."""
@@ -110,11 +149,15 @@ class GameReview:
     game: Game | None = None  # the game reviewed (None: the record's)
 
     @property
+    def stake(self) -> float:
+        """Points of win % at stake over the game's decisions (the accuracy's weight)."""
+        return sum(d.stake for d in self.decisions)
+
+    @property
     def accuracy(self) -> float:
-        values = [d.accuracy for d in self.decisions]
-        if not values:
-            return 100.0
-        return (statistics.fmean(values) + statistics.harmonic_mean(values)) / 2
+        """The stake-weighted mean of the decisions' accuracies (100 when nothing was at stake)."""
+        stake = self.stake
+        return 100.0 if stake <= 0 else min(100.0, 100 * sum(d.kept for d in self.decisions) / stake)
 
     def costliest(self, k: int = 3) -> list[Decision]:
         """The ``k`` decisions that lost the most win probability (those that lost any)."""
@@ -123,14 +166,17 @@ class GameReview:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (``omen-search analyze --json``)."""
         return {
-            "player": self.player, "accuracy": round(self.accuracy, 2), "iterations": self.iterations,
-            "elapsed": round(self.elapsed, 2),
+            "player": self.player, "accuracy": round(self.accuracy, 2), "stake": round(self.stake, 3),
+            "iterations": self.iterations, "elapsed": round(self.elapsed, 2),
             "decisions": [{
                 "ply": d.ply, "played": str(d.played), "best": str(d.best),
+                "better": None if d.better is None else str(d.better),
                 "win_prob_before": round(d.before.win_prob, 4), "win_prob_after": round(d.after.win_prob, 4),
                 "before_interval": [round(d.before.low, 4), round(d.before.high, 4)],
                 "after_interval": [round(d.after.low, 4), round(d.after.high, 4)],
-                "loss": round(d.loss / 100, 4), "vp_loss": round(d.vp_loss, 3), "label": d.label,
+                "win_prob_mean": None if math.isnan(d.mean) else round(d.mean, 4),
+                "stake": round(d.stake / 100, 4), "loss": round(d.loss / 100, 4), "accuracy": round(d.accuracy, 2),
+                "vp_loss": round(d.vp_loss, 3), "label": d.label,
             } for d in self.decisions],
             "costliest": [d.explain() for d in self.costliest()],
         }
@@ -142,9 +188,21 @@ def points_lost(before: Estimate, after: Estimate) -> float:
     return round(100 * (before.win_prob - after.win_prob), 9)
 
 
+def standard_error(before: Estimate, after: Estimate) -> float:
+    """The standard error, in points of win %, of ``before`` − ``after``, from their 95% intervals
+    (independent searches: each half-width is 1.96 standard errors)."""
+    return 100 * math.hypot((before.high - before.low) / 2, (after.high - after.low) / 2) / 1.96
+
+
+def worse(before: Estimate, after: Estimate) -> bool:
+    """Whether ``after`` is worse than ``before`` beyond the search error: its 95% interval lies
+    wholly below (touching intervals overlap)."""
+    return after.high < before.low and points_lost(before, after) > 0
+
+
 def label_of(before: Estimate, after: Estimate, thresholds: Sequence[float] = THRESHOLDS) -> str | None:
-    """The label of a loss of win probability; none when the intervals overlap (maybe noise)."""
-    if after.high >= before.low:
+    """The label of a loss of win probability; none unless it is beyond the search error (:func:`worse`)."""
+    if not worse(before, after):
         return None
     loss = points_lost(before, after)
     label = None
@@ -152,6 +210,34 @@ def label_of(before: Estimate, after: Estimate, thresholds: Sequence[float] = TH
         if loss >= threshold:
             label = name
     return label
+
+
+def search_values(core: Any, limit: Limit, seed: int,
+                  root_move: Any = None) -> tuple[SearchResult, dict[Any, Estimate]]:
+    """Search ``core`` as the advisor does: :data:`BATCHES` independent searches (one after the
+    other, each with its share of the budget), their root statistics added up; each searched
+    move's value with the interval of :func:`~omen_search.stats.batch_interval`. ``root_move``
+    searches that move alone."""
+    only = None if root_move is None else move_id(core, root_move)
+    # a tree grows by at most a node an iteration: with an iteration budget, no bigger than its share
+    share = None if limit.iterations is None else -(-limit.iterations // BATCHES)
+    nodes = DEFAULT_MAX_NODES if share is None else min(DEFAULT_MAX_NODES, share + 2)
+    searches = new_searches(core, C, False, seed, BATCHES, nodes, only)
+    for search in searches:
+        search.run(share or 0, (limit.seconds or 0.0) / BATCHES)
+    if not any(search.iterations for search in searches):  # a time budget too short: one iteration
+        searches[0].run(1, 0.0)
+    raws = [search.result(0) for search in searches]
+    result = root_result(core, raws)
+    ids = dict(zip(core.legal_moves(), core.legal_move_ids()))
+    counts = [{child[0]: (child[1], child[3]) for child in raw["children"]} for raw in raws]
+    values = {}
+    for m in result.moves:
+        if m.visits:
+            per = [batch.get(ids[m.move], (0, 0.0)) for batch in counts]
+            low, high = batch_interval([w for _, w in per], [n for n, _ in per])
+            values[m.move] = Estimate(m.win_prob, low, high, m.vp_margin)
+    return result, values
 
 
 @dataclass
@@ -164,7 +250,8 @@ class _Spot:
     observation: dict[str, Any]
     reveals: bool  # whether the move may show the player something new
     search: SearchResult | None = None
-    alone: SearchResult | None = None
+    values: dict[Any, Estimate] | None = None  # every searched move's value
+    alone: Estimate | None = None  # the played move's value from its own search
 
 
 def seen_position(game: Game, observation: dict[str, Any], cards: Any = None) -> Any:
@@ -178,9 +265,8 @@ def value_of_move(game: Game, observation: dict[str, Any], ply: int, move: Any, 
     search of that move alone with the seed :func:`analyze_game` gives that decision, so the move
     played there gets the value the review gave it. Raises :class:`IllegalMoveError` for a move
     not legal there."""
-    result = ismcts(seen_position(game, observation, cards), limit, seed=(seed + ply) & MASK64, root_move=move)
-    mine = next(m for m in result.moves if m.move == move)
-    return Estimate.of(mine.wins, mine.visits, mine.vp_margin)
+    _, values = search_values(seen_position(game, observation, cards), limit, (seed + ply) & MASK64, move)
+    return values[move]
 
 
 def _reveals(game: Game, core: Any, move: Any, player: int, tries: int = 4) -> bool:
@@ -253,11 +339,11 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
         spot, alone = job
         if stop is not None and stop.is_set():
             return
-        result = ismcts(spot.core, limit, seed=(seed + spot.ply) & MASK64, root_move=spot.played if alone else None)
+        result, values = search_values(spot.core, limit, (seed + spot.ply) & MASK64, spot.played if alone else None)
         if alone:
-            spot.alone = result
+            spot.alone = values[spot.played]
         else:
-            spot.search = result
+            spot.search, spot.values = result, values
 
     bar = tqdm(total=len(spots), desc=f"analysing seat {player}", unit="decision", file=sys.stderr,
                disable=not progress)
@@ -289,20 +375,18 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
         raise AnalysisStopped(f"analysis of seat {player}: stopped")
     decisions = []
     for spot in spots:
-        assert spot.search is not None
-        best = spot.search.moves[0]
-        before = Estimate.of(best.wins, best.visits, best.vp_margin)
+        assert spot.search is not None and spot.values is not None
+        before = spot.values[spot.search.best]
         if spot.search.best == spot.played:
             after = before
         elif spot.alone is not None:
-            mine = spot.alone.moves[0]
-            after = Estimate.of(mine.wins, mine.visits, mine.vp_margin)
+            after = spot.alone
         else:  # reused: the next decision's position is exactly what this move led to
-            nxt = by_ply[spot.ply + 1].search
-            assert nxt is not None
-            top = nxt.moves[0]
-            after = Estimate.of(top.wins, top.visits, top.vp_margin)
-        ranked = tuple((m.move, Estimate.of(m.wins, m.visits, m.vp_margin)) for m in spot.search.moves[:TOP])
+            nxt = by_ply[spot.ply + 1]
+            assert nxt.search is not None and nxt.values is not None
+            after = nxt.values[nxt.search.best]
+        ranked = tuple((m.move, spot.values[m.move]) for m in spot.search.moves[:TOP])
+        mean = statistics.fmean(v.win_prob for v in spot.values.values())
         decisions.append(Decision(spot.ply, spot.played, spot.search.best, before, after,
-                                  label_of(before, after, thresholds), spot.observation, ranked))
+                                  label_of(before, after, thresholds), spot.observation, ranked, mean))
     return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started, cards, played)

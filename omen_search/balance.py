@@ -261,6 +261,7 @@ def balance_report(setup: MatchSetup, lines: Sequence[Line],
     report.update({name: value for name, value in setup.option_values().items() if name not in report})
     report.update({
         "games": n, "ties": n - len(decided), **({"seats": count} if count > 2 else {}),
+        **({"drawn_means": game.drawn_means} if game.drawn_means != Game.drawn_means else {}),
         **{f"mean_{total}": sum(g[total] for g in lines) / n if n else 0.0 for total in vocabulary.totals},
         "mean_plies": sum(g["plies"] for g in lines) / n if n else 0.0,
         "mean_winner_vp": sum(g["scores"][g["winner"]] for g in decided) / len(decided) if decided else 0.0,
@@ -374,6 +375,11 @@ def _even(report: dict[str, Any]) -> tuple[int, float, str]:
     return seats, 1 / seats, f"{100 / seats:.1f}".removesuffix(".0") + "%"
 
 
+def _drawn_means(report: dict[str, Any]) -> str:
+    """What "drawn" means in the report's game (:attr:`Game.drawn_means`)."""
+    return str(report.get("drawn_means", Game.drawn_means))
+
+
 def _chance_note(report: dict[str, Any]) -> str:
     shown = sum(1 for c in report["by_card"] for k, _, _ in _views(report) if c[k]["n"])
     return f"{shown} card intervals at 95%: about {shown / 20:.1f} exclude {_even(report)[2]} by chance alone"
@@ -412,7 +418,7 @@ def format_text(report: dict[str, Any]) -> str:
                        f"{'!' if c[key]['flag'] else ' '} {interval:13} {delta:>6} {rest:>10} {gap:>6}"
                        + (f" {_number(c[key]['mean_pick']):>5}" if key == "drafted" else ""))
     if report["by_card"]:
-        out += [f"  Drawn: in the opening hand or came into the hand during the game. gap = win rate "
+        out += [f"  Drawn: {_drawn_means(report)}. gap = win rate "
                 f"minus that of the other seats. {_chance_note(report)}."
                 + (" pick: the mean pick (1: a seat's first)." if seats > 2 and ("drafted", "drafted", "not drafted")
                    in _views(report) else ""),
@@ -560,7 +566,7 @@ def render_html(report: dict[str, Any]) -> str:
         body += [f"<h2>Win rate when {_e(key)}, by card</h2>",
                  f'<p class="note">Bars: the win rate of the seats (of {seats * report["games"]}) that {verb} the card. '
                  f"Circles: the win rate of the seats that did not; gap = bar minus circle"
-                 + (". Drawn: in the opening hand or came into the hand during the game" if key == "drawn"
+                 + (f". Drawn: {_e(_drawn_means(report))}" if key == "drawn"
                     else "")
                  + ". A correlation, not an effect: a card played while ahead looks strong, and winners play "
                    f"more cards. {_e(_chance_note(report))}.</p>",

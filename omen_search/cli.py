@@ -1,5 +1,5 @@
 """The ``omen-search`` command: demo, advise, analyze, engine, serve, play, match, balance, list
-cards, replay records, perft, selfcheck, bench.
+cards, replay records, perft, selfcheck, bench, suite.
 
 Every error a user can cause is an :class:`~omen_search.errors.OmenError`; the command prints it as
 one line on stderr and exits with status 2.
@@ -15,6 +15,7 @@ from importlib import metadata
 from typing import Any, NoReturn
 
 from omen_search import __version__, limits
+from omen_search.advisor import DEFAULT_ITERATIONS as ADVICE_ITERATIONS
 from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.bots import BOT_KINDS, bot_seed, make_bot, parse_spec, split_players
@@ -34,11 +35,10 @@ from omen_search.jsonio import read_json_file
 from omen_search.records import RECORD_FORMAT, load_record, make_record, replay, winner_of, write_record
 from omen_search.rng import MASK64
 from omen_search.search import Limit
+from omen_search.suite import DEFAULT_DIR as DEFAULT_SUITE_DIR
 from omen_search.table import is_table_record, load_table
 from omen_search.terminal import HINT_ITERATIONS, log_game
 
-ADVISE_ITERATIONS = 10_000
-DEMO_ITERATIONS = 3_000
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
@@ -455,7 +455,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         game = _document_game(args, source, "record")
         moves = source.get("moves", [])  # not a list: replaying the record names the field
         ply = args.ply if args.ply is not None else len(moves) if isinstance(moves, list) else 0
-    limit = _limit(args, ADVISE_ITERATIONS)
+    limit = _limit(args, ADVICE_ITERATIONS)
     advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=game.load_cards(args.cards))
     total = limit.iterations if limit.iterations is not None else limit.seconds
     unit = "it" if limit.iterations is not None else "s"
@@ -513,13 +513,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print(json.dumps(review.to_dict()))
         return 0
     print(f"seat {args.player}: accuracy {review.accuracy:.1f}% over {len(review.decisions)} decisions "
-          f"({args.iterations} iterations each, {review.elapsed:.1f} s)")
+          f"({review.stake:.0f} points of win % at stake; {args.iterations} iterations each, {review.elapsed:.1f} s)")
     shown = [d for d in review.decisions if d.label or args.all]
-    width = max([len(str(m)) for d in shown for m in (d.played, d.best)] + [6])
-    print(f"{'ply':>4}  {'played':{width}}  {'best':{width}}  {'before':>6}  {'after':>6}  label")
+    width = max([len(str(m)) for d in shown for m in (d.played, d.better or "")] + [6])
+    print(f"{'ply':>4}  {'played':{width}}  {'better':{width}}  {'before':>6}  {'after':>6}  {'stake':>5}  "
+          f"{'acc.':>4}  label")
     for d in shown:
-        print(f"{d.ply:>4}  {str(d.played):{width}}  {str(d.best):{width}}  {100 * d.before.win_prob:5.1f}%  "
-              f"{100 * d.after.win_prob:5.1f}%  {d.label or ''}")
+        print(f"{d.ply:>4}  {str(d.played):{width}}  {str(d.better or ''):{width}}  {100 * d.before.win_prob:5.1f}%  "
+              f"{100 * d.after.win_prob:5.1f}%  {d.stake:5.1f}  {d.accuracy:4.0f}  {d.label or ''}")
     counts = {label: sum(1 for d in review.decisions if d.label == label) for label in LABELS}
     print(", ".join(f"{n} {label if n == 1 else PLURALS[label]}" for label, n in counts.items()))
     for d in review.costliest():
@@ -534,6 +535,35 @@ def cmd_engine(args: argparse.Namespace) -> int:
 
     game = get_game(args.game)
     return EngineServer(sys.stdin, sys.stdout, cards=game.load_cards(args.cards), game=game).serve()
+
+
+def cmd_suite(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from omen_search.suite import describe_results, load_suite, parse_budgets, run_suite, suite_files
+
+    if args.budgets is not None:
+        limits = parse_budgets(args.budgets)
+    else:
+        limits = [_limit(args, ADVICE_ITERATIONS)]
+    suites = [(path, load_suite(path)[:args.first]) for path in suite_files(args.positions, args.game)]
+    report = []
+    with tqdm(total=sum(len(p) for _, p in suites) * len(limits), unit="position", desc="advising", file=sys.stderr,
+              delay=1.0, disable=args.quiet or None) as bar:
+        for path, positions in suites:
+            results = run_suite(positions, limits, args.seed, args.workers, on_position=lambda: bar.update(1))
+            report.append((path, positions, results))
+    if args.json:
+        print(json.dumps({"games": [{"game": positions[0].game, "file": str(path), "positions": len(positions),
+                                     "reference": positions[0].reference, "budgets": [r.to_dict() for r in results]}
+                                    for path, positions, results in report]}))
+        return 0
+    for path, positions, results in report:
+        ref = positions[0].reference
+        print(f"{positions[0].game}: {len(positions)} positions of {path.name} (reference: {ref.get('searches')} runs "
+              f"of {ref.get('iterations')} iterations); regret in win-% points")
+        print(describe_results(results))
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -687,7 +717,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ply", type=int, help="advise after this many moves of the record (default: all of them)")
     _add_document_game(p, "record or observation")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--iterations", type=_iterations, help=f"search iterations (default {ADVISE_ITERATIONS})")
+    budget.add_argument("--iterations", type=_iterations, help=f"search iterations (default {ADVICE_ITERATIONS})")
     budget.add_argument("--seconds", type=_seconds, help="search time in seconds instead")
     p.add_argument("--top", type=_positive, help="show only the K best moves")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
@@ -700,9 +730,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_advise)
 
     p = sub.add_parser("analyze", help="review one seat's decisions in a game record: mistakes, accuracy, a graph",
-                       description="Each decision is judged from what the seat could see at that moment. Labels: "
-                                   "inaccuracy, mistake, blunder for a loss of at least 5, 10, 15 points of win % "
-                                   "(lichess's thresholds), none when the estimates' 95% intervals overlap.")
+                       description="Each decision is judged from what the seat could see at that moment; a "
+                                   "forced move is not a decision. A move is worse than the best only beyond the "
+                                   "search error (its 95% interval wholly below the best's). Accuracy: the share of "
+                                   "what was at stake (best minus the mean of the legal moves) that the moves kept, "
+                                   "weighted by the stake (docs/analysis.md). Labels: inaccuracy, mistake, blunder "
+                                   "for a loss beyond the search error of at least 5, 10, 15 points of win %.")
     p.add_argument("record", metavar="RECORD", help="game record (JSON) written by `play --record`, or a table "
                    "record (omen-table/1) saved by the table companion of `serve`")
     p.add_argument("--player", type=int, help="the seat to review (0 first); a table record: its own seat, the default")
@@ -712,7 +745,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_workers, default=1, help="searches side by side (threads) (default 1)")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
     p.add_argument("--thresholds", type=_thresholds, default=THRESHOLDS, metavar="A,B,C",
-                   help="points of win %% lost for inaccuracy, mistake, blunder (default 5,10,15)")
+                   help="points of win %% lost (beyond the search error) for inaccuracy, mistake, blunder "
+                        "(default 5,10,15)")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with the evaluation graph")
     p.add_argument("--all", action="store_true", help="list every decision, not only the labelled ones")
     _add_cards(p)
@@ -724,6 +758,29 @@ def build_parser() -> argparse.ArgumentParser:
     _add_cards(p)
     _add_game_flag(p, f"the game whose card set --cards is (default {DEFAULT_GAME}); each query names its own game")
     p.set_defaults(func=cmd_engine)
+
+    p = sub.add_parser("suite", help="measure the advisor on the reference suite of positions: agreement and regret",
+                       description="For each budget, the advisor's best move in every position of the suite "
+                                   "(bench/positions/GAME.jsonl: observations with every legal move valued by a deep "
+                                   "search; docs/formats.md) against the reference best: top-1 agreement, mean and "
+                                   "95th-percentile regret (win-% points the chosen move loses), top-1 agreement "
+                                   "where the best move is more than 1 point ahead of the second, and time per "
+                                   "position. bench/suite_positions.py regenerates the suite.")
+    p.add_argument("--game", choices=[g.name for g in all_games()], help="only this game's suite (default: every file)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--iterations", type=_iterations,
+                        help=f"the advisor's iterations (default {ADVICE_ITERATIONS})")
+    budget.add_argument("--seconds", type=_seconds, help="the advisor's seconds per position instead")
+    budget.add_argument("--budgets", metavar="LIST", help="several budgets, one row each: iterations or seconds with "
+                                                          "an s, e.g. 1000,3000,10000,0.5s")
+    p.add_argument("--positions", metavar="DIR", default=str(DEFAULT_SUITE_DIR),
+                   help="the suite folder (default bench/positions of the source checkout)")
+    p.add_argument("--first", type=_positive, metavar="K", help="only the first K positions of each file")
+    p.add_argument("--seed", type=_seed, default=0, help="the advisor's seed (default 0)")
+    p.add_argument("--workers", type=_workers, default=1, help="threads of each advice (default 1)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_suite)
 
     p = sub.add_parser("serve", help="play the games against the engine in your web browser (a local web app)",
                        description="Starts a web app on this computer (http://127.0.0.1:8000/ by default) in which "
@@ -743,8 +800,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="a game in which the engine shows its advice for one seat and plays it")
     _add_game_flag(p)
     p.add_argument("--seed", type=_seed, default=1, help="game seed (default 1)")
-    p.add_argument("--iterations", type=_iterations, default=DEMO_ITERATIONS,
-                   help=f"search iterations per decision (default {DEMO_ITERATIONS})")
+    p.add_argument("--iterations", type=_iterations, default=ADVICE_ITERATIONS,
+                   help=f"search iterations per decision (default {ADVICE_ITERATIONS})")
     p.add_argument("--seat", type=int, default=0, help="the seat the engine advises (default 0)")
     p.add_argument("--opponent", default="greedy", help="the other seats' player spec (default greedy)")
     p.set_defaults(func=cmd_demo)
@@ -767,8 +824,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=1, help="match seed: fixes every deal and bot (default 1)")
     p.add_argument("--workers", type=_workers, default=1, help="processes (default 1)")
     p.add_argument("--ablate", action="append", default=[], metavar="NAME",
-                   help="also play the same seeds without this unit's copies and report the change (repeatable; "
-                        "each unit is removed on its own)")
+                   help="also play the same seeds without this unit's copies (omega: this Egregor, or every token "
+                        "of this Arcanum) and report the change (repeatable; each card is removed on its own)")
     _add_cards(p)
     _add_game_flag(p)
     _add_options(p, [name for g in all_games() for name in g.match_options])

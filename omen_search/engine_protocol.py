@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from omen_search import __version__
-from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
+from omen_search.advisor import ALGORITHMS, DEFAULT_ITERATIONS, Advice, Advisor, Algorithm
 from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
 from omen_search.game import DEFAULT_GAME, Game, get_game, named_game
 from omen_search.jsonio import MAX_JSON_BYTES, parse_json
@@ -44,7 +44,6 @@ from omen_search.rng import MASK64
 from omen_search.search import Limit
 
 PROTOCOL_VERSION = 3  # 2: the query's "game"; 3: analyzeTurns, turnNumber, rootInfo, separated, terminate_all
-DEFAULT_ITERATIONS = 10_000
 MIN_REPORT_EVERY = 0.05  # seconds: partial reports no more often than this
 MAX_TOP = 10_000
 MAX_TURNS = 10_000  # plies one analyzeTurns may ask for

@@ -332,6 +332,9 @@ class Game(ABC):
         """The names of the cards in a seat's hand: the balance report counts the cards drawn."""
         return set()
 
+    # what the balance report's "drawn" means in this game (the cards :meth:`cards_held` gives)
+    drawn_means = "in the opening hand or came into the hand during the game"
+
     def adapter(self, cards: Any = None) -> Any:
         """What the OpenSpiel and PettingZoo adapters (:mod:`omen_search.adapters`) need of the game:
         its actions as dense indices and its observations as tensors (see ``adapters/spec.py``);

@@ -68,9 +68,10 @@ def render(review: GameReview, title: str = "Omen game review") -> str:
     for d in review.decisions:
         rows.append(
             f'<tr class="{d.label or "ok"}" id="ply-{d.ply}"><td class="num">{d.ply}</td>'
-            f"<td>{escape(str(d.played))}</td><td>{escape(str(d.best))}</td>"
+            f"<td>{escape(str(d.played))}</td><td>{escape(str(d.better or ''))}</td>"
             f'<td class="num">{100 * d.before.win_prob:.1f}%</td><td class="num">{100 * d.after.win_prob:.1f}%</td>'
-            f'<td class="num">{d.loss:.1f}</td><td class="num">{d.vp_loss:.1f}</td>'
+            f'<td class="num">{d.stake:.1f}</td><td class="num">{d.loss:.1f}</td><td class="num">{d.accuracy:.0f}%</td>'
+            f'<td class="num">{d.vp_loss:.1f}</td>'
             f'<td class="label">{d.label or ""}</td>'
             f"<td><details><summary>board</summary><pre>{escape(game.describe_observation(d.observation, review.cards))}</pre></details></td></tr>")
     costly = "".join(f"<li>{escape(d.explain())}</li>" for d in review.costliest()) or "<li>none</li>"
@@ -79,14 +80,17 @@ def render(review: GameReview, title: str = "Omen game review") -> str:
 <body>
 <h1>{escape(title)}</h1>
 <p>Seat {review.player}: accuracy <strong id="accuracy">{review.accuracy:.1f}%</strong> over
-{len(review.decisions)} decisions ({review.iterations} search iterations each, judged from what the seat could
-see).</p>
+{len(review.decisions)} decisions ({review.stake:.0f} points of win % at stake; {review.iterations} search iterations
+each, judged from what the seat could see). A decision's accuracy is the share of its stake (the best move's win %
+minus the mean of the legal moves') that the move kept; a better move is shown only when the one played is worse
+beyond the search error.</p>
 {evaluation_graph(review)}
 <h2>Costliest decisions</h2>
 <ol id="costliest">{costly}</ol>
 <h2>Decisions</h2>
-<table id="decisions"><thead><tr><th>ply</th><th>played</th><th>best</th><th>win % before</th>
-<th>win % after</th><th>loss (points)</th><th>VP loss</th><th>label</th><th>as the seat saw it</th></tr></thead>
+<table id="decisions"><thead><tr><th>ply</th><th>played</th><th>better move</th><th>win % before</th>
+<th>win % after</th><th>at stake (points)</th><th>loss (points)</th><th>accuracy</th><th>VP loss</th><th>label</th>
+<th>as the seat saw it</th></tr></thead>
 <tbody>
 {chr(10).join(rows)}
 </tbody></table>

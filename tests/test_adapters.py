@@ -1,7 +1,7 @@
 """The ecosystem adapters: Heir's action space and observation encoding, the games as OpenSpiel
-games and PettingZoo AEC environments (Heir, and the three-player toy game "tricks" of
-tests/toy_game, which must play through them as any registered game), and the OpenSpiel side-by-side
-script (smoke run)."""
+games and PettingZoo AEC environments (Heir, OMEGA for 2, 3 and 4 players, and the three-player toy
+game "tricks" of tests/toy_game, which must play through them as any registered game), and the
+OpenSpiel side-by-side script (smoke run)."""
 
 from __future__ import annotations
 
@@ -331,9 +331,10 @@ def test_every_game_with_an_adapter_has_an_openspiel_name(pyspiel):
     from omen_search.adapters.spec import GameAdapter
     from omen_search.game import get_game
 
-    assert {"omen_heir", "omen_heir_solo", "omen_reign"} <= set(GAMES) <= set(pyspiel.registered_names())
-    assert [pyspiel.load_game(name).num_players() for name in ("omen_heir", "omen_heir_solo", "omen_reign")] == [2, 1, 2]
-    for name in ("heir", "heir-solo", "reign-of-war"):
+    names = ("omen_heir", "omen_heir_solo", "omen_reign", "omen_omega", "omen_omega_3", "omen_omega_4")
+    assert set(names) <= set(GAMES) <= set(pyspiel.registered_names())
+    assert [pyspiel.load_game(name).num_players() for name in names] == [2, 1, 2, 2, 3, 4]
+    for name in ("heir", "heir-solo", "reign-of-war", "omega", "omega-3", "omega-4"):
         assert isinstance(get_game(name).adapter(), GameAdapter)
 
 
@@ -508,24 +509,151 @@ def test_pettingzoo_toy_game_masks_observations_and_rewards(pettingzoo_env, tric
     assert sum(final.values()) == pytest.approx(1.0)
 
 
+# ---------------------------------------------------------------------- OMEGA, 2 to 4 players
+
+OMEGA_GAMES = ("omega", "omega-3", "omega-4")
+
+
+def _omega_adapter(name):
+    from omen_search.game import get_game
+
+    return get_game(name).adapter()
+
+
+def test_doctests_of_omegas_adapter_and_encoding():
+    import doctest
+
+    from omen_search.games.omega import adapter, vectors
+
+    for module in (adapter, vectors):
+        failed, attempted = doctest.testmod(module)
+        assert attempted > 0 and failed == 0
+
+
+@pytest.mark.parametrize("name", OMEGA_GAMES)
+def test_omega_moves_have_one_action_each_and_the_vector_is_what_the_seat_sees(name):
+    """Every legal move has its own action and comes back; re-dealing what a seat cannot see leaves
+    its vector alone; its own Pyramid is in it; a stored state plays on as the original."""
+    adapter = _omega_adapter(name)
+    layout = adapter.observation_layout
+    for seed in range(3):
+        core = adapter.new_core(seed, adapter.config({}))
+        rng = random.Random(seed)
+        while not core.is_terminal():
+            ids = core.legal_move_ids()
+            actions = [adapter.action_of(m) for m in ids]
+            assert all(0 <= a < adapter.num_actions for a in actions) and len(set(actions)) == len(actions)
+            assert [adapter.move_id_of(a) for a in actions] == ids
+            if rng.random() < 0.1:
+                for p in range(core.n):
+                    vector = adapter.encode(core.observation(p))
+                    assert vector[layout["my_pyramid"]].sum() == sum(core.pyramid[p])
+                    assert (adapter.encode(core.determinized(p, rng.randrange(2**32)).observation(p)) == vector).all()
+                copy = adapter.deserialize(adapter.serialize(core))
+                assert copy.observation(0) == core.observation(0) and copy.playout(seed) == core.clone().playout(seed)
+            core.apply_id(rng.choice(ids))
+        assert sum(adapter.returns(core)) == pytest.approx(1.0)
+
+
+def test_omega_encoding_layout_tiles_the_vector_and_actions_outside_are_refused():
+    adapter = _omega_adapter("omega-4")
+    slices = sorted(adapter.observation_layout.values(), key=lambda s: s.start)
+    assert slices[0].start == 0 and slices[-1].stop == adapter.observation_size
+    assert all(a.stop == b.start for a, b in zip(slices, slices[1:]))
+    for action in (-1, adapter.num_actions):
+        with pytest.raises(OmenError, match="action"):
+            adapter.move_id_of(action)
+
+
+@pytest.mark.parametrize("name, players", [("omen_omega", 2), ("omen_omega_3", 3), ("omen_omega_4", 4)])
+def test_omega_through_openspiel_random_simulations(pyspiel, name, players):
+    """OpenSpiel's own checks (legal actions, clones, returns adding up to 1, strings, serialisation)."""
+    game = pyspiel.load_game(name, {"first_player": players - 1})
+    assert game.num_players() == players and game.utility_sum() == 1.0
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_omega_openspiel_resamples_serialises_and_observes(pyspiel):
+    """Three players: a re-dealt world looks the same to the player (strings, tensor, legal moves),
+    other Pyramids change; a state read back (a re-dealt one too) plays on as the original; the
+    public observer gives one string from every seat and no rune of any Pyramid."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("omen_omega_3")
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rng = random.Random(3)
+    state = _dealt_and_played(game, 3, 12, rng)
+    pyramids = set()
+    for _ in range(4):
+        player = state.current_player()
+        world = state.resample_from_infostate(player, sampler)
+        assert world.information_state_string(player) == state.information_state_string(player)
+        assert world.observation_tensor(player) == state.observation_tensor(player)
+        assert world.legal_actions() == state.legal_actions()
+        pyramids.add(tuple(map(tuple, world.core.pyramid)))
+    assert len(pyramids) > 1
+    public = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False,
+                                                               private_info=pyspiel.PrivateInfoType.NONE))
+    texts = {public.string_from(state, p) for p in range(3)}
+    assert len(texts) == 1 and all(set(seat["pyramid"]) == {"size"} for seat in json.loads(texts.pop())["players"])
+    public.set_from(state, 0)
+    assert public.dict["my_pyramid"].sum() == 0 and public.dict["known"].sum() == 0
+    resampled = state.resample_from_infostate(state.current_player(), rng.random)
+    for original in (state, resampled):
+        copy = game.deserialize_state(original.serialize())
+        assert copy.history() == original.history() and str(copy) == str(original)
+        while not original.is_terminal():
+            assert copy.legal_actions() == original.legal_actions()
+            action = rng.choice(original.legal_actions())
+            original.apply_action(action)
+            copy.apply_action(action)
+        assert copy.returns() == original.returns() and sum(copy.returns()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("kwargs, players", [({"game": "omega"}, 2), ({"game": "omega", "players_count": 3}, 3),
+                                             ({"game": "omega-4", "first_player": 2}, 4)])
+def test_pettingzoo_api_test_on_omega(pettingzoo_env, kwargs, players):
+    from pettingzoo.test import api_test
+
+    env = pettingzoo_env(**kwargs)
+    assert env.possible_agents == [f"player_{seat}" for seat in range(players)]
+    api_test(env, num_cycles=300, verbose_progress=False)
+
+
+def test_pettingzoo_seed_test_on_omega(pettingzoo_env):
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: pettingzoo_env("omega", players_count=4), num_cycles=100)
+
+
+def test_pettingzoo_refuses_a_player_count_omega_is_not_played_by(pettingzoo_env):
+    with pytest.raises(OmenError, match="players_count: omega is played by 2, 3 or 4 players, not 5"):
+        pettingzoo_env("omega", players_count=5)
+
+
 # ------------------------------------------------------------------------- the comparison
 
 
-@pytest.mark.parametrize("game", ["heir", "reign-of-war"])
-def test_compare_openspiel_script_runs_and_reports(pyspiel, game):
+@pytest.mark.parametrize("game, games", [("heir", 2), ("reign-of-war", 2), ("omega-3", 0)])
+def test_compare_openspiel_script_runs_and_reports(pyspiel, game, games):
+    """A smoke run; OMEGA's without the match (OpenSpiel's Python search plays it slowly)."""
     done = subprocess.run([sys.executable, "-P", str(ROOT / "bench" / "compare_openspiel.py"), "--game", game,
-                           "--games", "2",
+                           "--games", str(games),
                            "--seconds", "0.01", "--our-iterations", "500", "--their-iterations", "5", "--workers", "1",
                            "--playout-seconds", "0.02", "--rounds", "1", "--json"],
                           env=ENV, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-800:]
     out = json.loads(done.stdout)
-    assert out["game"] == game
+    assert out["game"] == game and out["players"] == (3 if game == "omega-3" else 2)
     assert out["search"]["ratio"] > 1 and out["search"]["cpp_ismcts_hearts_iterations_per_s"] > 0
     match = out["match"]
-    assert match["games"] == 2 and match["our_wins"] + match["ties"] <= 2
-    assert 0 <= match["win_rate_low"] <= match["win_rate"] <= match["win_rate_high"] <= 1
-    assert match["openspiel_simulations_per_move"] > 0 and match["openspiel_seconds_per_move"] > 0
+    if games == 0:
+        assert match is None
+    else:
+        assert match["games"] == 2 and match["our_wins"] + match["ties"] <= 2
+        assert 0 <= match["win_rate_low"] <= match["win_rate"] <= match["win_rate_high"] <= 1
+        assert match["openspiel_simulations_per_move"] > 0 and match["openspiel_seconds_per_move"] > 0
     assert set(out["playouts"]) == {"omen_core", "rounds", "hearts", "dou_dizhu", "crazy_eights"}
     for game in ("hearts", "dou_dizhu", "crazy_eights"):
         for way in ("rollouts", "games"):

@@ -34,7 +34,6 @@ from omen_search import analysis
 from omen_search._core import CoreState
 from omen_search.analysis import LABELS, THRESHOLDS, Decision, Estimate, GameReview, analyze_game, label_of
 from omen_search.bots import GreedyBot, RandomBot
-from omen_search.cli import main
 from omen_search.games.heir.engines import new_game
 from omen_search.errors import RecordError, UsageError
 from omen_search.games.heir.cards import load_cards
@@ -47,6 +46,7 @@ from omen_search.records import load_record, make_record, replay, write_record
 from omen_search.review_html import COLORS, HEIGHT, PAD, WIDTH, evaluation_graph, render, write_html
 from omen_search.rng import Rng
 from omen_search.search import Limit, ismcts
+from omen_search.stats import wilson
 
 from cli_helper import assert_one_line_error, run
 
@@ -56,7 +56,8 @@ BLUNDER_PLY = 18
 BLUNDER_PLAYED = Move.parse('play "Gifted Taskmaster" city0')
 BLUNDER_BEST = Move.parse('play "Rabid Usurper" city0')
 CHROMIUM = Path("/usr/bin/chromium")
-JSON_KEYS = {"ply", "played", "best", "win_prob_before", "win_prob_after", "loss", "vp_loss", "label"}
+JSON_KEYS = {"ply", "played", "best", "better", "win_prob_before", "win_prob_after", "win_prob_mean", "stake", "loss",
+             "accuracy", "vp_loss", "label"}
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -92,32 +93,29 @@ def estimate(p: float, half: float = 0.01, vp: float = 0.0) -> Estimate:
     return Estimate(p, max(0.0, p - half), min(1.0, p + half), vp)
 
 
-def decision(before: Estimate, after: Estimate, played: str = "end", best: str = "pass") -> Decision:
-    return Decision(0, Move.parse(played), Move.parse(best), before, after, label_of(before, after), {})
+def counted(wins: float, visits: int, vp: float) -> Estimate:
+    """A value from counts, with the Wilson interval."""
+    low, high = wilson(wins, visits)
+    return Estimate(wins / visits, low, high, vp)
 
 
-def lila_move_accuracy(loss: float) -> float:
-    """lila's AccuracyPercent.fromWinPercents (modules/analyse/src/main/AccuracyPercent.scala):
-    100 when the win % did not drop, else the fitted curve plus a one-point "uncertainty bonus",
-    clamped to 0..100."""
-    if loss <= 0:
-        return 100.0
-    raw = 103.1668100711649 * math.exp(-0.04354415386753951 * loss) - 3.166924740191411
-    return min(100.0, max(0.0, raw + 1))
+def decision(before: Estimate, after: Estimate, played: str = "end", best: str = "pass",
+             mean: float = math.nan) -> Decision:
+    return Decision(0, Move.parse(played), Move.parse(best), before, after, label_of(before, after), {}, (), mean)
 
 
 def spy_on_searches(monkeypatch) -> list[dict[str, Any]]:
-    """Wrap the analyser's ``ismcts``: every call is logged (state's observation for both seats,
-    seed, root move, thread) and then searched for real."""
+    """Wrap the analyser's searches (``search_values``): every call is logged (the position, seed,
+    root move, thread) and then searched for real."""
     calls: list[dict[str, Any]] = []
-    real = analysis.ismcts
+    real = analysis.search_values
 
-    def spy(state, limit, **kw):
-        calls.append({"ply": state.ply, "seed": kw.get("seed"), "root_move": kw.get("root_move"),
-                      "state": state.clone(), "thread": threading.get_ident()})
-        return real(state, limit, **kw)
+    def spy(core, limit, seed, root_move=None):
+        calls.append({"ply": core.ply, "seed": seed, "root_move": root_move, "state": core.clone(),
+                      "thread": threading.get_ident()})
+        return real(core, limit, seed, root_move)
 
-    monkeypatch.setattr(analysis, "ismcts", spy)
+    monkeypatch.setattr(analysis, "search_values", spy)
     return calls
 
 
@@ -271,8 +269,8 @@ def test_custom_thresholds(loss, label):
 
 
 def test_no_label_when_the_intervals_overlap_even_for_a_big_loss():
-    before = Estimate.of(3, 4, 1.0)  # 75% from four visits
-    after = Estimate.of(1, 5, -1.0)  # 20% from five
+    before = counted(3, 4, 1.0)  # 75% from four visits
+    after = counted(1, 5, -1.0)  # 20% from five
     assert 100 * (before.win_prob - after.win_prob) > 50
     assert after.high >= before.low
     assert label_of(before, after) is None
@@ -281,8 +279,8 @@ def test_no_label_when_the_intervals_overlap_even_for_a_big_loss():
 
 
 def test_label_when_the_intervals_are_disjoint():
-    before = Estimate.of(1500, 2000, 2.0)  # 75%
-    after = Estimate.of(1100, 2000, 0.5)  # 55%
+    before = counted(1500, 2000, 2.0)  # 75%
+    after = counted(1100, 2000, 0.5)  # 55%
     assert after.high < before.low
     assert label_of(before, after) == "blunder"
     assert label_of(before, after, (25, 30, 35)) is None
@@ -294,8 +292,8 @@ def test_label_when_the_intervals_are_disjoint():
     (14000, 11000, "blunder"),  # 70% -> 55%
 ])
 def test_a_loss_of_exactly_a_threshold_gets_its_label(wins_before, wins_after, label):
-    before = Estimate.of(wins_before, 20000, 0.0)
-    after = Estimate.of(wins_after, 20000, 0.0)
+    before = counted(wins_before, 20000, 0.0)
+    after = counted(wins_after, 20000, 0.0)
     assert after.high < before.low
     assert label_of(before, after) == label
 
@@ -321,6 +319,13 @@ def test_reviewed_decisions_losses_labels_and_the_best_move(greedy_review, blund
             if d.label is not None:
                 assert d.loss >= THRESHOLDS[LABELS.index(d.label)]
                 assert d.after.high < d.before.low
+            # a better move is shown, and a loss counted, only beyond the search error
+            apart = d.after.high < d.before.low and d.after.win_prob < d.before.win_prob
+            assert (d.better is not None) == (d.loss > 0) == apart
+            assert d.better in (None, d.best)
+            assert 0 <= d.mean <= 1 and d.stake == pytest.approx(max(0.0, 100 * (d.before.win_prob - d.mean)), abs=1e-6)
+            assert 0 <= d.kept <= d.stake and 0 <= d.accuracy <= 100
+        assert review.accuracy == pytest.approx(100 * sum(d.kept for d in review.decisions) / review.stake)
         assert review.costliest() == sorted((d for d in review.decisions if d.loss > 0),
                                             key=lambda d: -d.loss)[:3]
 
@@ -338,36 +343,80 @@ def test_thresholds_reach_the_labels(blunder_game):
 # ------------------------------------------------------------------------------ accuracy
 
 
-def test_move_accuracy_curve():
-    def accuracy(loss: float) -> float:
-        before = 0.9
-        return decision(estimate(before), estimate(before - loss / 100)).accuracy
-
-    assert accuracy(0) == pytest.approx(100, abs=1e-3)
-    assert accuracy(10) == pytest.approx(103.1668 * math.exp(-0.04354 * 10) - 3.1669, abs=1.01)
-    values = [accuracy(loss) for loss in (0, 1, 5, 10, 20, 40, 60, 80, 90)]
-    assert values == sorted(values, reverse=True)
-    assert all(0 <= v <= 100 for v in values)
-    assert accuracy(90) == 0
-    assert decision(estimate(0.3), estimate(0.5)).accuracy == pytest.approx(100, abs=1e-3)
-
-
-@pytest.mark.parametrize("loss", [0, 10, 30])
-def test_move_accuracy_is_lilas_formula(loss):
-    d = decision(estimate(0.9), estimate(0.9 - loss / 100))
-    assert d.accuracy == pytest.approx(lila_move_accuracy(loss), abs=1e-6)
+@pytest.mark.parametrize("after, accuracy", [
+    (0.70, 100.0),  # the best's value: all of the 10 points at stake kept
+    (0.65, 50.0),  # 5 of 10 points lost
+    (0.62, 20.0),  # 8 lost
+    (0.60, 0.0),  # no better than a uniform choice
+    (0.50, 0.0),  # worse than a uniform choice: nothing kept, never below 0
+    (0.75, 100.0),  # valued above the best: nothing lost
+])
+def test_decision_accuracy_is_the_share_of_the_stake_kept(after, accuracy):
+    d = decision(estimate(0.70, 0), estimate(after, 0), mean=0.60)  # exact values: no search error
+    assert d.stake == pytest.approx(10)
+    assert d.loss == pytest.approx(max(0.0, 100 * (0.70 - after)))
+    assert d.kept == pytest.approx(10 * accuracy / 100)
+    assert d.accuracy == pytest.approx(accuracy)
 
 
-def test_game_accuracy_is_the_mean_of_the_arithmetic_and_harmonic_means(greedy_review, blunder_review):
-    for review in (greedy_review, blunder_review):
-        values = [d.accuracy for d in review.decisions]
-        assert all(0 <= v <= 100 for v in values)
-        expected = (statistics.fmean(values) + statistics.harmonic_mean(values)) / 2
-        assert review.accuracy == pytest.approx(expected)
-        assert 0 <= review.accuracy <= 100
-    assert blunder_review.accuracy < greedy_review.accuracy, "a random seat plays less accurately than greedy"
+def test_a_decision_with_nothing_at_stake_is_fully_accurate_and_weighs_nothing():
+    level = decision(estimate(0.5, 0), estimate(0.3, 0), mean=0.5)  # every move alike on the mean
+    above = decision(estimate(0.5, 0), estimate(0.3, 0), mean=0.55)  # the search's best below the mean
+    unknown = decision(estimate(0.5, 0), estimate(0.3, 0))  # no mean
+    for d in (level, above, unknown):
+        assert d.stake == 0 and d.kept == 0 and d.accuracy == 100
+    review = GameReview(0, (level, decision(estimate(0.7, 0), estimate(0.65, 0), mean=0.6)), 100, 0.0)
+    assert review.stake == pytest.approx(10) and review.accuracy == pytest.approx(50)
+
+
+def test_game_accuracy_is_the_stake_weighted_mean_of_the_decisions():
+    decisions = (
+        decision(estimate(0.70, 0), estimate(0.65, 0), mean=0.60),  # stake 10, kept 5
+        decision(estimate(0.52, 0), estimate(0.52, 0), mean=0.50),  # stake 2, kept 2
+        decision(estimate(0.90, 0), estimate(0.40, 0), mean=0.50),  # stake 40, kept 0
+    )
+    review = GameReview(0, decisions, 100, 0.0)
+    assert review.stake == pytest.approx(52)
+    assert review.accuracy == pytest.approx(100 * 7 / 52)
+    unweighted = statistics.fmean(d.accuracy for d in decisions)
+    assert review.accuracy != pytest.approx(unweighted), "a big stake weighs more than a small one"
+    assert review.to_dict()["accuracy"] == round(100 * 7 / 52, 2) and review.to_dict()["stake"] == 52
     empty = GameReview(0, (), 100, 0.0)
-    assert empty.accuracy == 100 and empty.costliest() == []
+    assert empty.accuracy == 100 and empty.stake == 0 and empty.costliest() == []
+
+
+def test_a_move_within_the_search_error_loses_nothing_and_shows_no_better_move():
+    best = Estimate(0.70, 0.66, 0.74, 1.0)
+    close = Estimate(0.64, 0.60, 0.67, 0.0)  # 6 points below, but the intervals overlap
+    d = decision(best, close, mean=0.5)
+    assert not analysis.worse(best, close)
+    assert d.loss == 0 and d.better is None and d.label is None and d.vp_loss == 0
+    apart = Estimate(0.64, 0.62, 0.65, 0.0)  # the same value, known more closely: beyond the error
+    d = decision(best, apart, mean=0.5)
+    assert analysis.worse(best, apart)
+    assert d.loss == pytest.approx(6) and d.better == d.best and d.label == "inaccuracy"
+    one = GameReview(0, (d,), 100, 0.0).to_dict()["decisions"][0]
+    assert one["better"] == one["best"] == "pass" and one["loss"] == 0.06 and one["stake"] == 0.2
+
+
+@pytest.mark.parametrize("half_before, half_after, error", [
+    (0.0196, 0.0196, math.sqrt(2)),  # each value within 1.96 points: one point of standard error each
+    (0.0392, 0.0, 2.0),  # two points of standard error on the best, none on the move
+    (0.0, 0.0, 0.0),  # exact values
+    (0.098, 0.0, 5.0),  # five points of error: the whole loss may be noise
+])
+def test_the_accuracy_counts_the_loss_less_one_standard_error(half_before, half_after, error):
+    before, after = estimate(0.70, half_before), estimate(0.65, half_after)  # 5 points lost
+    assert analysis.standard_error(before, after) == pytest.approx(error)
+    d = decision(before, after, mean=0.55)  # 15 points at stake
+    assert d.counted_loss == pytest.approx(max(0.0, 5 - error), abs=1e-6)
+    assert d.accuracy == pytest.approx(100 * (15 - max(0.0, 5 - error)) / 15)
+
+
+def test_the_best_move_played_loses_nothing_whatever_the_error():
+    wide = estimate(0.70, 0.2)
+    d = Decision(0, Move.parse("end"), Move.parse("end"), wide, wide, None, {}, (), 0.5)
+    assert d.counted_loss == 0 and d.loss == 0 and d.accuracy == 100 and d.better is None
 
 
 class EngineBot:
@@ -385,7 +434,7 @@ class EngineBot:
             return moves[0]
         seen = observe(state, state.current_player)
         core = CoreState.from_state(state_from_observation(seen, state.cards)[0])
-        return ismcts(core, self.limit, seed=self.seed + state.ply).best
+        return analysis.search_values(core, self.limit, self.seed + state.ply)[0].best
 
 
 def test_playing_the_engines_best_move_everywhere_is_accurate_and_unlabelled():
@@ -395,7 +444,7 @@ def test_playing_the_engines_best_move_everywhere_is_accurate_and_unlabelled():
     assert len(review.decisions) >= 8
     for d in review.decisions:
         assert d.played == d.best, f"ply {d.ply}"
-        assert d.loss == 0 and d.vp_loss == 0 and d.label is None
+        assert d.loss == 0 and d.vp_loss == 0 and d.label is None and d.better is None
         assert d.accuracy == pytest.approx(100, abs=1e-3)
     assert review.accuracy == pytest.approx(100, abs=1e-3)
     assert review.costliest() == []
@@ -426,17 +475,24 @@ def test_workers_search_side_by_side(monkeypatch, greedy_game):
     barrier = threading.Barrier(2, timeout=20)
     count = itertools.count()
     threads = set()
-    real = analysis.ismcts
+    real = analysis.search_values
 
-    def spy(state, limit, **kw):
+    def spy(core, limit, seed, root_move=None):
         threads.add(threading.get_ident())
         if next(count) < 2:
             barrier.wait()
-        return real(state, limit, **kw)
+        return real(core, limit, seed, root_move)
 
-    monkeypatch.setattr(analysis, "ismcts", spy)
+    monkeypatch.setattr(analysis, "search_values", spy)
     analyze_game(greedy_game, 0, Limit(iterations=300), seed=0, workers=2)
     assert len(threads) == 2
+
+
+def test_a_time_budget_too_short_for_any_iteration_still_values_every_decision(greedy_game):
+    review = analyze_game(greedy_game, 0, Limit(seconds=1e-9), seed=0)
+    assert [d.ply for d in review.decisions] == choice_plies(greedy_game, 0)
+    for d in review.decisions:
+        assert 0 <= d.before.win_prob <= 1 and 0 <= d.after.win_prob <= 1 and 0 <= d.accuracy <= 100
 
 
 def test_progress_is_shown_on_stderr_only_when_asked(capsys, greedy_game):
@@ -526,7 +582,8 @@ def test_a_known_blunder_is_labelled_blunder_with_disjoint_intervals(blunder_gam
 def test_the_known_blunder_does_not_depend_on_the_budget_or_seed(blunder_game, iterations, seed):
     review = analyze_game(blunder_game, 0, Limit(iterations=iterations), seed=seed)
     d = next(d for d in review.decisions if d.ply == BLUNDER_PLY)
-    assert d.label == "blunder" and d.best == BLUNDER_BEST and d.loss >= 40
+    assert d.label == "blunder" and d.loss >= 30
+    assert str(d.best).startswith('play "Rabid Usurper"'), "the Usurper (in whichever city a small search prefers)"
 
 
 # ------------------------------------------------------------------------------ API errors
@@ -606,9 +663,14 @@ def test_cli_json_schema(capsys, record_file, greedy_game):
             assert isinstance(d[key], float) and 0 <= d[key] <= 1, (key, d)
         assert isinstance(d["vp_loss"], (int, float)) and d["vp_loss"] >= 0
         assert d["label"] in (None, *LABELS)
-        assert d["loss"] == pytest.approx(max(0.0, d["win_prob_before"] - d["win_prob_after"]), abs=2e-4)
-        if d["played"] == d["best"]:
+        if d["better"] is None:  # the move played is as good as the best within the search error
             assert d["loss"] == 0 and d["label"] is None
+        else:
+            assert d["better"] == d["best"] != d["played"]
+            assert d["loss"] == pytest.approx(d["win_prob_before"] - d["win_prob_after"], abs=2e-4) and d["loss"] > 0
+        assert 0 <= d["accuracy"] <= 100 and 0 <= d["stake"] <= 1
+        if d["played"] == d["best"]:
+            assert d["loss"] == 0 and d["label"] is None and d["better"] is None
     # the same numbers as the Python API with the same seed and budget
     api = analyze_game(greedy_game, 0, Limit(iterations=400), seed=0).to_dict()
     api.pop("elapsed")
@@ -624,7 +686,7 @@ def test_cli_text_names_accuracy_labels_and_the_three_costliest(capsys, blunder_
     assert re.search(r"accuracy (\d+\.\d)%", out).group(1) == f"{review.accuracy:.1f}"
     sentences = [line.strip()[2:] for line in out.splitlines() if line.startswith("  - ")]
     assert sentences == [d.explain() for d in review.costliest()]
-    assert len(sentences) == 3
+    assert 1 <= len(sentences) <= 3
     for sentence in sentences:
         assert sentence.endswith(".") and sentence.count(". ") == 0 and sentence.startswith("Ply ")
     assert f"Ply {BLUNDER_PLY}: {BLUNDER_PLAYED}" in sentences[0]

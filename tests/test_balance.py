@@ -558,3 +558,81 @@ def test_the_report_draws_in_headless_chromium(cli_run, tmp_path):
     green = sum(1 for r, g, b in pixels if g > r + 25 and g > b + 25)
     red = sum(1 for r, g, b in pixels if r > g + 40 and r > b + 40)
     assert green > 200 and red > 200, (green, red)
+
+
+# ----------------------------------------------------------------------------------------- OMEGA
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_omega_balance_by_seat_egregor_and_arcanum(players):
+    """Each seat's win rate of N (the seat scores of a game add up to one win), each Egregor's and
+    Arcanum's when played (summoned, captured, taken) and held, and what "drawn" means in OMEGA."""
+    setup = MatchSetup(bots=("random",) * players, seed=4, game=f"omega-{players}", track_cards=True)
+    options = MatchOptions(games=2 * players)
+    run_match(setup, options)
+    report = balance_report(setup, options.lines)
+    assert report["seats"] == players and [r["key"] for r in report["by_seat"]] == [f"seat {s}" for s in
+                                                                                   range(players)]
+    assert sum(r["wins"] for r in report["by_seat"]) == pytest.approx(2 * players)
+    assert all(r["low"] <= r["rate"] <= r["high"] for r in report["by_seat"])
+    from omen_search.games.omega.cards import default_cards as omega_cards
+
+    names = {e.name for e in omega_cards().egregors} | {a.name for a in omega_cards().arcana}
+    rows = {c["name"]: c for c in report["by_card"]}
+    assert rows and set(rows) <= names
+    for g in options.lines:
+        for s in range(players):
+            assert set(g["played"][s]) <= set(g["drawn"][s])  # a card summoned, captured or taken is held
+    for row in rows.values():
+        assert row["played"]["n"] <= row["drawn"]["n"] and row["drawn"]["n"] + row["drawn"]["rest_n"] == players ** 2 * 2
+    assert "Drawn: controlled (an Egregor) or taken (an Arcana token)" in format_text(report)
+
+
+@pytest.mark.parametrize("name", ["Nodo", "The Magician"])
+def test_omega_ablation_takes_an_egregor_or_an_arcanum_out(name):
+    setup = MatchSetup(bots=("random",) * 3, seed=2, game="omega-3")
+    report = run_balance(setup, MatchOptions(games=6), [name])
+    ablation = report["ablations"][0]
+    assert ablation["card"] == name and ablation["games"] == 6
+    seat0 = {m["key"]: m for m in ablation["metrics"]}["seat0"]
+    assert seat0["with"] == pytest.approx(report["by_seat"][0]["rate"])
+    gone = MatchOptions(games=6)
+    run_match(replace(setup, ablate=(name,), track_cards=True), gone)
+    assert all(name not in g[k][s] for g in gone.lines for k in ("played", "drawn") for s in range(3))
+
+
+def test_omega_ablation_refuses_an_unknown_card_and_a_set_too_small():
+    from omen_search.games.omega.cards import MIN_EGREGORS
+    from omen_search.games.omega.cards import default_cards as omega_cards
+
+    cards = omega_cards()
+    with pytest.raises(UsageError, match="ablate: no Egregor or Arcanum called 'Nobody'"):
+        cards.without("Nobody")
+    smaller = cards.without("Nodo")
+    assert len(smaller.egregors) == len(cards.egregors) - 1 and smaller.sha256 != cards.sha256
+    assert smaller.name == f"{cards.name} without Nodo"
+    for egregor in cards.egregors[1:len(cards.egregors) - MIN_EGREGORS]:
+        smaller = smaller.without(egregor.name)
+    assert len(smaller.egregors) == MIN_EGREGORS
+    with pytest.raises(UsageError, match=f"would have {MIN_EGREGORS - 1} Egregors"):
+        smaller.without(smaller.egregors[0].name)
+
+
+def test_omega_core_and_reference_agree_on_an_ablated_set():
+    from omen_search._omega_core import CoreState as OmegaCore
+    from omen_search.bots import RandomBot
+    from omen_search.games.omega.cards import default_cards as omega_cards
+    from omen_search.games.omega.reference import OmegaState
+    from omen_search.games.omega.rules import Config as OmegaConfig
+
+    cards = omega_cards().without("Nodo").without("The Magician")
+    for seed in range(3):
+        config = OmegaConfig(players=2 + seed)
+        reference, core = OmegaState.new(seed, cards, config), OmegaCore.new(seed, cards, config)
+        bot = RandomBot(seed)
+        while not reference.is_terminal():
+            assert core.legal_moves() == reference.legal_moves()
+            move = bot.choose(reference)
+            reference.apply(move)
+            core.apply(move)
+        assert core.is_terminal() and core.scores() == reference.scores()

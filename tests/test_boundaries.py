@@ -460,7 +460,8 @@ def test_analyze_help_prints_percent_signs_once(capsys):
     with pytest.raises(SystemExit):
         run(capsys, "analyze", "--help")
     text = " ".join(capsys.readouterr().out.split())
-    assert "points of win % (lichess's thresholds)" in text and "95% intervals overlap" in text
+    assert "15 points of win %." in text and "(its 95% interval wholly below the best's)" in text
+    assert "points of win % lost (beyond the search error)" in text
     assert "%%" not in text
 
 

@@ -723,6 +723,23 @@ def test_an_observation_that_does_not_add_up_is_refused_naming_the_field(edit, w
         get_game("omega").from_observation(observation, root="obs")
 
 
+def test_advise_gives_the_score_outlook_of_the_best_move(capsys):
+    """The core's tracker: after the best move, the mean final totals of the player and of his best
+    opponent over that move's iterations, whose difference is the move's VP margin (the same
+    iterations), and the turns the game still takes."""
+    status, out, err = run(capsys, "advise", "--observation", "docs/examples/omega-observation.json",
+                           "--iterations", "2000", "--json")
+    advice = json.loads(out)
+    (outlook,) = advice["score_outlook"]
+    assert status == 0 and set(outlook) == {"score", "best_opponent", "turns_left"}
+    assert outlook["score"] - outlook["best_opponent"] == pytest.approx(advice["moves"][0]["vp_margin"], abs=1e-3)
+    observation = example_observation()
+    assert 0 <= outlook["turns_left"] <= observation["max_turns"] - observation["turn"]
+    status, out, err = run(capsys, "advise", "--observation", "docs/examples/omega-observation.json",
+                           "--iterations", "2000")
+    assert f"after the best move: final total {outlook['score']:.1f} against the best opponent's" in out
+
+
 def test_advise_ranks_the_moves_of_a_hand_written_observation(capsys):
     status, out, err = run(capsys, "advise", "--observation", "docs/examples/omega-observation.json",
                            "--iterations", "2000", "--json")

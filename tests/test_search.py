@@ -11,6 +11,7 @@ from omen_search._core import CoreState
 from omen_search.bots import FirstBot, ISMCTSBot, PIMCBot, RandomBot, make_bot, parse_spec, split_players
 from omen_search.games.heir.engines import new_game
 from omen_search.errors import UsageError
+from omen_search.game import all_games, get_game
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.positions import load_position_file
@@ -40,6 +41,22 @@ def test_the_first_bot_plays_the_first_legal_move_whatever_its_seed(engine):
     while not state.is_terminal():
         assert first.choose(state) == other.choose(state) == state.legal_moves()[0]
         state.apply(mover.choose(state))
+
+
+@pytest.mark.parametrize("name", [g.name for g in all_games()])
+def test_the_first_bot_plays_every_game(name):
+    game = get_game(name)
+    state = game.new_initial_state(seed=3, engine=game.engines[0])
+    first, mover = make_bot("first", seed=1), RandomBot(seed=2)
+    for _ in range(150):  # a long stretch of each game, to its end if it comes
+        if state.is_terminal():
+            break
+        if state.current_player in game.deciding_seats:
+            move = first.choose(state)
+            assert move == state.legal_moves()[0]
+            state.apply(move)
+        else:
+            state.apply(mover.choose(state))
 
 
 def test_bots_choose_from_an_observation_alone():

@@ -61,6 +61,7 @@ cdef enum:
     MAX_STEPS = 96           # records in the step queue (the longest seen is far shorter; checked)
     MAX_MOVES = 512          # legal moves of one decision (a Main phase: at most about 370)
     TRAIL_PER_MOVE = 2048    # trail records one apply writes at most (the hot block is ~70)
+    N_STATS = 3              # the advisor's game statistics (api_track_stats)
     NONE = 255               # no card, no seat, no colour
     DEAL_ATTEMPTS = 64       # deals a determinisation tries for a player in the middle of a reveal
     # verbs, in notation.VERBS order
@@ -1203,15 +1204,29 @@ cdef int32_t api_seen_move(const void* tables, int32_t move, int mover, int view
 cdef int api_rollout(const void* tables, void* s, uint64_t* rng, void* track) noexcept nogil:
     return random_playout(<const Tables*>tables, <State*>s, rng)
 
+ctypedef struct Track:
+    # the advisor's game statistics (OmegaGame.outlook): the turn an iteration starts from
+    int turns
+
 cdef void api_track_begin(const void* tables, const void* s, void* track) noexcept nogil:
-    pass  # no tracker: OMEGA reports no statistics to the advisor yet
+    (<Track*>track).turns = (<const State*>s).turns
 
 cdef void api_track_step(const void* tables, const void* s, void* track) noexcept nogil:
     pass
 
 cdef void api_track_stats(const void* tables, const void* s, const void* track, int player,
                           double* out) noexcept nogil:
-    pass
+    """At the end of an iteration (a finished game), from ``player``'s chair: his Judgment total,
+    the best of his opponents', and the turns the game still took."""
+    cdef const State* st = <const State*>s
+    cdef int p, points, best = -2147483647
+    for p in range(st.n):
+        points = score(<const Tables*>tables, st, p)
+        if p != player and points > best:
+            best = points
+    out[0] = score(<const Tables*>tables, st, player)
+    out[1] = best  # so out[0] - out[1] is the search's VP margin (margin_of)
+    out[2] = st.turns - (<const Track*>track).turns
 
 
 cdef GameApi OMEGA_API[MAX_PLAYERS + 1]  # by player count (2..4): the table fixes it
@@ -1221,9 +1236,9 @@ for _players in range(2, MAX_PLAYERS + 1):
     OMEGA_API[_players].num_players = _players
     OMEGA_API[_players].max_moves = MAX_MOVES
     OMEGA_API[_players].state_size = sizeof(State)
-    OMEGA_API[_players].track_size = 0
+    OMEGA_API[_players].track_size = sizeof(Track)
     OMEGA_API[_players].trail_per_move = TRAIL_PER_MOVE
-    OMEGA_API[_players].n_stats = 0
+    OMEGA_API[_players].n_stats = N_STATS
     OMEGA_API[_players].new_game = api_new_game
     OMEGA_API[_players].to_move = api_to_move
     OMEGA_API[_players].legal_moves = api_legal_moves
@@ -1814,6 +1829,13 @@ cdef class CoreState(UndoHistory):
                     tuple(self.s.key_revealed[j] for j in range(self.s.key_n_revealed)),
                     frozenset(c for c in range(MAX_EGREGORS) if (self.s.key_chosen >> c) & 1))
         return (name, st.player, HOWS[st.a], st.card, None if st.b == NONE else (st.b, st.c))
+
+    @property
+    def rng(self) -> Rng:
+        """A copy of the game's generator (drawing from it does not move the game's): with
+        :meth:`view`'s fields, what :meth:`from_state` needs to rebuild this state (the adapters'
+        serialisation)."""
+        return Rng.from_state([self.s.rng[i] for i in range(4)])
 
     def view(self):
         """The reference's fields at once (what ``observe`` reads), cheaper than property by property."""

@@ -12,9 +12,11 @@
   adapter (``game.adapter()``, :mod:`omen_search.adapters.spec`), set up by its options
   (``game.config(**options)``; an option given as ``None`` is left out). Without ``game``, the
   first registered game that takes every option given: ``env(level="hard")`` is ``heir-solo``.
+  ``players_count=N`` picks the member of the game's family played by N (``env("omega",
+  players_count=4)`` is ``omega-4``), as ``--players-count`` does on the command line.
 * Agents ``player_<seat>``, one per deciding seat (``game.deciding_seats``): ``player_0`` and
   ``player_1`` in Heir, only ``player_0`` in the solo game (the Corrupted Heir moves inside the
-  transitions).
+  transitions), ``player_0`` to ``player_3`` in ``omega-4``.
 * Actions: ``Discrete(num_actions)``, the adapter's dense indices (Heir:
   :mod:`omen_search.games.heir.actions`); ``action_mask`` marks the legal ones. ``info["moves"]``
   maps the legal indices to the game's notation.
@@ -24,7 +26,7 @@
   ``env.adapter.observation_layout`` names every segment); nothing the seat cannot see is in it.
   The mask is all zeros for an agent that is not to move.
 * Rewards: the adapter's returns when the game ends (Heir: +1 to the winner and -1 to the loser,
-  0 each for a tie).
+  0 each for a tie; OMEGA: the winners share 1).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from pettingzoo import AECEnv
 
 from omen_search.adapters.spec import adapter_of
 from omen_search.errors import UsageError
-from omen_search.game import DEFAULT_GAME, Game, game_taking, get_game
+from omen_search.game import DEFAULT_GAME, Game, game_taking, game_with_players, get_game
 
 
 def env(game: str | Game | None = None, **kwargs: Any) -> OmenEnv:
@@ -62,11 +64,14 @@ class OmenEnv(AECEnv):
             raise UsageError(f"render_mode: must be one of {', '.join(self.RENDER_MODES)}, got {render_mode!r}")
         self.render_mode = render_mode
         options = {name: value for name, value in options.items() if value is not None}
+        players_count = options.pop("players_count", None)
         if game is None:
             game = game_taking(options)
             game.check_options(options)  # names an option no game takes
         elif isinstance(game, str):
             game = get_game(game)
+        if players_count is not None:
+            game = game_with_players(game.name, players_count, field="players_count")
         self.game = game
         self.metadata = dict(self.metadata, name=f"omen_{game.name.replace('-', '_')}_v0")
         self.cards = game.default_cards() if cards is None else cards

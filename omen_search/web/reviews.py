@@ -40,10 +40,14 @@ def _estimate(e: Estimate) -> dict[str, Any]:
 
 
 def decision_json(seat: int, d: Decision) -> dict[str, Any]:
-    """One decision for the page: what was played, the best move, the values before and after, the
-    label the analysis gave, and the search's best few moves with their values."""
+    """One decision for the page: what was played, the best move (``better``: the best when the move
+    played is worse beyond the search error, else null), the values before and after, what was at
+    stake, the decision's accuracy, the label the analysis gave, and the search's best few moves
+    with their values."""
     return {"seat": seat, "ply": d.ply, "played": str(d.played), "best": str(d.best),
+            "better": None if d.better is None else str(d.better),
             "before": _estimate(d.before), "after": _estimate(d.after), "loss": round(d.loss, 2),
+            "stake": round(d.stake, 2), "accuracy": round(d.accuracy, 1),
             "label": d.label, "explain": d.explain() if d.loss > 0 else None,
             "top": [{"move": str(m), **_estimate(e)} for m, e in d.top]}
 

@@ -20,6 +20,7 @@ from omen_search.game import Game, all_games
 
 # The opponents the new-game form offers, weakest first (any spec make_bot reads can be typed).
 OPPONENTS: tuple[tuple[str, str], ...] = (
+    ("first", "first: always the first legal move"),
     ("random", "random: any legal move"),
     ("greedy", "greedy: the best-looking move one step ahead"),
     ("ismcts:iterations=300", "ISMCTS, 300 iterations: quick"),

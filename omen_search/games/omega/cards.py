@@ -11,7 +11,8 @@ printed`` or ``designed``), which the tools show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from omen_search.cardfiles import (
     parse_toml,
     read_card_file,
 )
-from omen_search.errors import CardDataError
+from omen_search.errors import CardDataError, UsageError
 
 RULESET = "omega"
 KINDS = ("blue", "gold", "red", "green", "white", "black")  # the rune kinds, in the engines' order
@@ -131,6 +132,24 @@ class CardSet:
 
     def arcanum_index(self, name: str) -> int | None:
         return next((i for i, a in enumerate(self.arcana) if a.name == name), None)
+
+    def without(self, name: str) -> CardSet:
+        """The same set without the Egregor or the Arcanum kind (every token of it) ``name``,
+        named ``"<set> without <name>"`` with a sha256 of its own, for an ablation
+        (``omen-search balance --ablate``). The card ids after it move down one, so a game of
+        the smaller set is dealt afresh from the same seed. Raises :class:`UsageError` for an
+        unknown name or an Egregor the set-up cannot spare (at least ``MIN_EGREGORS``)."""
+        egregors = tuple(e for e in self.egregors if e.name != name)
+        arcana = tuple(a for a in self.arcana if a.name != name)
+        if len(egregors) == len(self.egregors) and len(arcana) == len(self.arcana):
+            raise UsageError(f"ablate: no Egregor or Arcanum called {name!r} in {self.name!r}")
+        if len(egregors) < MIN_EGREGORS:
+            raise UsageError(f"ablate: without {name!r} the set {self.name!r} would have {len(egregors)} Egregors, "
+                             f"the game deals from {MIN_EGREGORS} at least")
+        if not arcana:
+            raise UsageError(f"ablate: without {name!r} the set {self.name!r} would have no Arcanum")
+        digest = hashlib.sha256(f"{self.sha256}\0without\0{name}".encode()).hexdigest()
+        return replace(self, name=f"{self.name} without {name}", egregors=egregors, arcana=arcana, sha256=digest)
 
     def sources(self) -> dict[str, int]:
         """How many Egregors and Arcana kinds are printed, partly printed and designed."""

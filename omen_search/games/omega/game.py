@@ -5,6 +5,7 @@ player count (a count is a constant of a game, as its core has one C table per c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,19 @@ from omen_search.games.omega.notation import Move
 from omen_search.games.omega.positions import state_from_observation
 from omen_search.games.omega.reference import OmegaState
 from omen_search.games.omega.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PLAYER_COUNTS, Config
+
+
+@dataclass(frozen=True)
+class ScoreOutlook:
+    """The end of the game ahead, if the best move is played (the advice's ``score_outlook``): the
+    means over the best move's iterations, each a game played to its Judgment."""
+
+    score: float  # the player's Judgment total (O-judge-1)
+    best_opponent: float  # the best of the other players' totals
+    turns_left: float  # turns of all players until the game ends
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"score": self.score, "best_opponent": self.best_opponent, "turns_left": self.turns_left}
 
 
 class OmegaGame(Game):
@@ -74,6 +88,11 @@ class OmegaGame(Game):
     def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
         return state_from_observation(observation, cards or default_cards(), root)
 
+    def adapter(self, cards: Any = None) -> Any:
+        from omen_search.games.omega.adapter import OmegaAdapter
+
+        return OmegaAdapter(self, cards if cards is not None else default_cards())
+
     # -- cards
 
     def default_cards(self) -> CardSet:
@@ -94,6 +113,38 @@ class OmegaGame(Game):
     def card_names(self, cards: CardSet | None) -> tuple[str, ...]:
         cards = cards or default_cards()
         return tuple(e.name for e in cards.egregors) + tuple(a.name for a in cards.arcana)
+
+    # -- advice
+
+    outlook_key = "score_outlook"
+
+    def outlook(self, state: Any, stats: tuple[float, ...], visits: int) -> tuple[ScoreOutlook, ...]:
+        """The mean final totals and game length over the best move's iterations (the core's
+        statistics: the player's total, the best opponent's, the turns left)."""
+        if not visits or len(stats) < 3:
+            return ()
+        return (ScoreOutlook(stats[0] / visits, stats[1] / visits, stats[2] / visits),)
+
+    def describe_outlook(self, items: tuple[Any, ...]) -> str:
+        if not items:
+            return ""
+        (o,) = items
+        return (f"after the best move: final total {o.score:.1f} against the best opponent's "
+                f"{o.best_opponent:.1f}, the game over in {o.turns_left:.1f} turns (means)")
+
+    # -- balance
+
+    def card_played(self, move: Any) -> str | None:
+        """An Egregor summoned or captured, an Arcanum taken: the balance report's "played"."""
+        return move.card if move.verb in ("summon", "capture", "arcana") else None
+
+    drawn_means = "controlled (an Egregor) or taken (an Arcana token) at some time in the game"
+
+    def cards_held(self, state: Any, seat: int) -> set[str]:
+        """The Egregors ``seat`` controls and its Arcana tokens: the balance report's "held"."""
+        cards = state.cards
+        return {cards.egregors[c].name for c in state.controlled[seat]} | {cards.arcana[t].name
+                                                                          for t in state.taken[seat]}
 
     # -- records
 

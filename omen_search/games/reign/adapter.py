@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from omen_search._reign_core import CoreState
+from omen_search.action_space import DenseActions
 from omen_search.game import Game
 from omen_search.games.reign.actions import SPACE
 from omen_search.games.reign.cards import CardSet
@@ -32,10 +33,10 @@ from omen_search.games.reign.vectors import ObservationVector
 MAX_GAME_LENGTH = 20000  # plies: a game ends after 200 turns (R-end-4); random games take about 200
 
 
-class ReignAdapter:
+class ReignAdapter(DenseActions):
     """``reign-of-war`` with one card set, for the adapters."""
 
-    num_actions = SPACE.size
+    space = SPACE
     max_game_length = MAX_GAME_LENGTH
     min_utility, max_utility = -1.0, 1.0
     utility_sum = 0.0
@@ -60,12 +61,6 @@ class ReignAdapter:
         """The largest number the encoding holds: card counts are at most 174, coins the table's
         ``coin_supply``, the turn ``max_turns``."""
         return float(max(sum(u.copies for u in self.cards.units), config.coin_supply, config.max_turns))
-
-    def action_of(self, move_id: int) -> int:
-        return SPACE.action_of(move_id)
-
-    def move_id_of(self, action: int) -> int:
-        return SPACE.packed_of(action)
 
     def encode(self, observation: dict[str, Any],
                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:

@@ -223,7 +223,7 @@ function renderTable(review) {
                       onkeydown: (e) => { if (e.key === "Enter") select(d.seat, d.ply); } },
       el("td", { class: "num" }, d.ply),
       el("td", {}, el("span", { class: "swatch dot", style: `background:${SEAT_COLORS[d.seat % SEAT_COLORS.length]}` }), d.seat),
-      el("td", {}, d.played, d.best !== d.played ? el("div", { class: "note" }, "best: ", d.best) : null),
+      el("td", {}, d.played, d.better ? el("div", { class: "note" }, "best: ", d.better) : null),
       el("td", { class: "num" }, `${pct(d.before.win_prob)} → ${pct(d.after.win_prob)}`,
          d.label ? el("div", { class: `label ${d.label}` }, d.label) : null));
   }));
@@ -268,8 +268,10 @@ function renderDetail() {
   }
   fill(box, heading,
     el("p", {}, "Played ", el("b", {}, d.played), ` (${pct(d.after.win_prob)}, ${interval(d.after)})`,
-       d.played === d.best ? ": the best move the search found." : ["; the best was ", el("b", {}, d.best),
-       ` (${pct(d.before.win_prob)}, ${interval(d.before)}).`]),
+       d.played === d.best ? ": the best move the search found." : !d.better
+         ? [": as good as the search's best, ", el("b", {}, d.best), `, within the search's error (${pct(d.before.win_prob)}, ${interval(d.before)}).`]
+         : ["; the best was ", el("b", {}, d.better), ` (${pct(d.before.win_prob)}, ${interval(d.before)}).`],
+       d.stake > 0 ? ` At stake: ${d.stake.toFixed(1)} points of win %; accuracy ${d.accuracy}%.` : null),
     d.explain ? el("p", { class: "note" }, d.explain) : null,
     el("table", { class: "best-moves" }, el("thead", {}, el("tr", {}, el("th", {}, "the search's best moves"), el("th", {}, "win % (95%)"))),
       el("tbody", {}, d.top.map((m) => el("tr", { class: m.move === d.played ? "played" : "" },

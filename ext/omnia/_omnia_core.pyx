@@ -2067,3 +2067,166 @@ cdef class CoreState(UndoHistory):
         ref.first_ply = s.ply - len(self._moves)
         ref._history = []
         return ref
+
+    @property
+    def flavor(self) -> tuple:
+        """Each seat's flavor, as an index into the card set's flavors."""
+        return tuple(self.s.flavor[p] for p in range(self.s.n))
+
+    @staticmethod
+    def from_state(state) -> CoreState:
+        """The same position on the core, from a reference ``OmniaState`` (or anything with its
+        fields): every zone, the Flow, the step queue and the generator, so that it has the same
+        future. Raises :class:`CoreLimitError` for a position beyond the core's limits and
+        :class:`UsageError` for one it cannot read."""
+        try:
+            return CoreState._copy_of(state)
+        except (AttributeError, TypeError, ValueError, IndexError, KeyError, OverflowError) as exc:
+            raise UsageError(f"state: not a position the core can copy ({type(exc).__name__}: {exc})") from None
+
+    @staticmethod
+    def _copy_of(state) -> CoreState:
+        cdef CoreState core = CoreState.__new__(CoreState)
+        cdef State* s = &core.s
+        cdef int p, i, c
+        cards, config = state.cards, state.config
+        core.tables = tables_for(cards)
+        core.config = config
+        core.seed = getattr(state, "seed", None)
+        n = config.players
+        ids = len(state.design)
+        if ids > MAX_IDS:
+            raise CoreLimitError(f"state: {ids} cards; OMNIA's core holds at most {MAX_IDS}")
+        core.deal.players = n
+        core.deal.first_player = NONE if config.first_player is None else config.first_player
+        core.deal.max_turns = config.max_turns
+        memset(s, 0, sizeof(State))
+        for i in range(4):
+            s.rng[i] = state.rng.s[i]
+        s.n = n
+        s.n_ids = ids
+        s.n_flavors = len(cards.flavors)
+        s.max_turns = config.max_turns
+        s.turns = state.turns
+        s.uid = state.uid
+        s.active = state.active
+        s.phase = PHASES.index(state.phase)
+        s.ply = state.ply
+        memset(s.owner, NONE, MAX_IDS)
+        memset(s.attached, NONE, MAX_IDS)
+        for c in range(ids):
+            s.design[c] = state.design[c]
+            s.owner[c] = NONE if state.owner[c] is None else state.owner[c]
+        for p in range(n):
+            s.flavor[p] = core.deal.flavor[p] = state.flavor[p]
+            s.life[p] = state.life[p]
+            for i, v in enumerate(state.pool[p]):
+                s.pool[p][i] = v
+            s.n_deck[p] = _ids(s.deck[p], state.deck[p])
+            s.n_hand[p] = _ids(s.hand[p], state.hand[p])
+            s.n_discard[p] = _ids(s.discard[p], state.discard[p])
+            s.n_field[p] = _ids(s.field[p], state.field[p])
+            s.n_primed[p] = _ids(s.primed[p], state.primed[p])
+            s.n_stack[p] = _ids(s.stack[p], state.stacks[state.flavor[p]])
+        s.n_shop = _ids(s.shop, state.shop_deck)
+        s.n_row = _ids(s.row, state.row)
+        s.n_removed = _ids(s.removed, state.removed)
+        for c, v in state.damage.items():
+            s.damage[c] = v
+        for c, v in state.pumped.items():
+            s.pumped[c] = v
+        for e, h in state.attached.items():
+            s.attached[e] = h
+        for c in state.unblockable:
+            s.flags[c] |= F_UNBLOCKABLE
+        for c in state.attacked:
+            s.flags[c] |= F_ATTACKED
+        for c in state.used:
+            s.flags[c] |= F_USED
+        if len(state.flow) > MAX_FLOW or len(state.todo) > MAX_STEPS:
+            raise CoreLimitError(f"state: {len(state.flow)} items on the Flow and {len(state.todo)} steps; "
+                                 f"OMNIA's core holds at most {MAX_FLOW} and {MAX_STEPS}")
+        for i, item in enumerate(state.flow):
+            _item_record(&s.flow[i], item)
+        s.n_flow = len(state.flow)
+        for i, raw in enumerate(reversed(state.todo)):
+            _step_record(&s.todo[i], raw, cards, state.design)
+        s.n_todo = len(state.todo)
+        core._moves = list(state.moves)
+        return core
+
+
+cdef int _ids(uint8_t* out, values) except -1:
+    values = list(values)
+    if len(values) > MAX_IDS:
+        raise CoreLimitError(f"state: a zone of {len(values)} cards; OMNIA's core holds at most {MAX_IDS}")
+    for i, v in enumerate(values):
+        out[i] = v
+    return len(values)
+
+
+cdef int _list(uint8_t* out, values) except -1:
+    values = list(values)
+    if len(values) > MAX_LIST:
+        raise CoreLimitError(f"state: {len(values)} defenders or triggers; OMNIA's core holds at most {MAX_LIST}")
+    for i, v in enumerate(values):
+        out[i] = v
+    return len(values)
+
+
+cdef int _item_record(FlowItem* out, item) except -1:
+    memset(out, 0, sizeof(FlowItem))
+    out.uid = item.uid
+    out.kind = KINDS.index(item.kind)
+    out.player = item.player
+    out.card = item.card
+    _target_record(out, item.target)
+    out.n_def = _list(out.defenders, item.defenders)
+    out.cast = item.cast
+    out.cancelled = item.cancelled
+    return 0
+
+
+cdef int _target_record(FlowItem* out, target) except -1:
+    if target is None:
+        out.tkind = T_NONE
+        return 0
+    out.tkind = {"player": T_PLAYER, "hero": T_HERO, "flow": T_FLOW}[target[0]]
+    out.tval = target[1]
+    return 0
+
+
+cdef int _step_record(Step* st, raw, cards, design) except -1:
+    """A step record from a reference step tuple."""
+    memset(st, 0, sizeof(Step))
+    name = raw[0]
+    st.kind = STEP_NAMES.index(name)
+    st.player = raw[1]
+    if name in ("priority", "discard", "remove", "to_discard", "attach"):
+        st.a = raw[2]
+    elif name in ("put", "pay", "target"):
+        _item_record(&st.it, raw[2])
+    elif name == "defend":
+        _item_record(&st.it, raw[2])
+        st.n_list = _list(st.list, raw[3])
+    elif name in ("strike", "assign"):
+        st.a, st.b = raw[2], raw[3]
+        st.n_list = _list(st.list, raw[4])
+        if len(raw[5]) > MAX_LIST:
+            raise CoreLimitError(f"state: {len(raw[5])} amounts; OMNIA's core holds at most {MAX_LIST}")
+        for i, v in enumerate(raw[5]):
+            st.given[i] = v
+        st.n_given = len(raw[5])
+    elif name == "effect":
+        _, _, effect, target, source = raw
+        card = cards.cards[design[source]]
+        for kind, effects in ((E_TEXT, card.effects), (E_ABILITY, card.ability.effects if card.ability else ()),
+                              (E_TRIGGER, card.trigger)):
+            for i, e in enumerate(effects):
+                if e is effect:
+                    st.a, st.b = kind, i
+        st.it.card = source
+        _target_record(&st.it, target)
+    elif name == "trigger":
+        st.n_list = _list(st.list, raw[2])
+    return 0

@@ -13,6 +13,7 @@ from omen_search.errors import RecordError, UsageError, shown
 from omen_search.game import Game, Option, get_game, register
 from omen_search.games.omnia import render
 from omen_search.games.omnia.cards import CardSet, default_cards, load_cards
+from omen_search.games.omnia.heuristic import evaluate
 from omen_search.games.omnia.notation import Move
 from omen_search.games.omnia.reference import OmniaState
 from omen_search.games.omnia.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PLAYER_COUNTS, Config, default_flavors
@@ -149,6 +150,12 @@ class OmniaGame(Game):
 
     def record_totals(self, state: Any) -> dict[str, Any]:
         return {"turns": state.turns}
+
+    # -- for the tools
+
+    def evaluate(self, state: Any, player: int) -> float:
+        """The greedy bot's judgement: deck building's basics (``heuristic``)."""
+        return evaluate(state, player)
 
     # -- for people
 

@@ -429,30 +429,38 @@ cdef int n_heroes(const Tables* tb, const State* s, int p) noexcept nogil:
         k += is_hero(tb, s, s.field[p][i])
     return k
 
+cdef void equipment_bonus(const Tables* tb, const State* s, int hero, int* a, int* d, int* unblockable) noexcept nogil:
+    """What the Equipment attached to ``hero`` gives it. Attached Equipment is in play (it leaves
+    its hero when either leaves play), so the playfields are searched, not every card."""
+    cdef int p, i, e
+    cdef const Design* eq
+    for p in range(s.n):
+        for i in range(s.n_field[p]):
+            e = s.field[p][i]
+            if s.attached[e] == hero:
+                eq = des(tb, s, e)
+                a[0] += eq.eq_atk
+                d[0] += eq.eq_def
+                unblockable[0] |= eq.eq_unblockable
+
 cdef int atk(const Tables* tb, const State* s, int hero) noexcept nogil:
     """Atk with Equipment and until-end-of-turn changes, never below 0."""
-    cdef int e, v = des(tb, s, hero).atk + s.pumped[hero]
-    for e in range(s.n_ids):
-        if s.attached[e] == hero:
-            v += des(tb, s, e).eq_atk
+    cdef int v = des(tb, s, hero).atk + s.pumped[hero], d = 0, u = 0
+    equipment_bonus(tb, s, hero, &v, &d, &u)
     return v if v > 0 else 0
 
 cdef int defense(const Tables* tb, const State* s, int hero) noexcept nogil:
-    cdef int e, v = des(tb, s, hero).defense
-    for e in range(s.n_ids):
-        if s.attached[e] == hero:
-            v += des(tb, s, e).eq_def
+    cdef int a = 0, v = des(tb, s, hero).defense, u = 0
+    equipment_bonus(tb, s, hero, &a, &v, &u)
     return v
 
 cdef bint can_be_defended(const Tables* tb, const State* s, int hero) noexcept nogil:
     """N-card-4: Shadow Cloak and Night Blade's ability."""
-    cdef int e
+    cdef int a = 0, d = 0, u = 0
     if s.flags[hero] & F_UNBLOCKABLE:
         return False
-    for e in range(s.n_ids):
-        if s.attached[e] == hero and des(tb, s, e).eq_unblockable:
-            return False
-    return True
+    equipment_bonus(tb, s, hero, &a, &d, &u)
+    return not u
 
 cdef inline int lethal(const Tables* tb, const State* s, int hero) noexcept nogil:
     cdef int v = defense(tb, s, hero) - s.damage[hero]
@@ -494,13 +502,15 @@ cdef void leave_play(Ctx* x, int c) noexcept nogil:
     """A card leaves the playfield for its owner's discard stack; Equipment on a hero that leaves
     becomes unattached (N-play-2)."""
     cdef State* s = x.s
-    cdef int holder = controller(s, c), e
+    cdef int holder = controller(s, c), e, p, i
     if holder < 0:
         return
     remove_at(x, s.field[holder], &s.n_field[holder], index_of(s.field[holder], s.n_field[holder], c))
-    for e in range(s.n_ids):
-        if s.attached[e] == c:
-            set8(x, &s.attached[e], NONE)
+    for p in range(s.n):  # its Equipment, in play (see equipment_bonus)
+        for i in range(s.n_field[p]):
+            e = s.field[p][i]
+            if s.attached[e] == c:
+                set8(x, &s.attached[e], NONE)
     if s.attached[c] != NONE:
         set8(x, &s.attached[c], NONE)
     if s.damage[c]:

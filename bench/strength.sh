@@ -30,3 +30,6 @@ row combined-ismcts2000-greedy 400 ismcts:iterations=2000 greedy --game heir+rei
 # game played by greedy; four bots in rotation sets, so the extra bots follow B as match options
 row melee-draft-ismcts1000 2196 ismcts:iterations=1000,table=greedy random:table=greedy random:table=greedy \
     random:table=greedy --game reign-of-war-melee
+# OMNIA (issue 19, point 8): ISMCTS against random and against the greedy deck builder, two players
+row omnia-ismcts2000-random 100 ismcts:iterations=2000 random --game omnia
+row omnia-ismcts2000-greedy 100 ismcts:iterations=2000 greedy --game omnia

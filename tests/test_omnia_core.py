@@ -355,6 +355,34 @@ def test_a_game_that_grows_beyond_a_limit_stops_with_core_limit_error():
     ref.apply(move)
 
 
+def test_a_damage_assignment_of_more_moves_than_the_core_lists_stops_with_core_limit_error():
+    """An attacker of Atk 1,252 blocked first by a hero of Def 1,254 (Equipment of +250 each): 1,253
+    amounts to assign, more than the core's MAX_MOVES; the core refuses the move that leads there
+    and keeps the position."""
+    cards = default_cards()
+    cards = dataclasses.replace(cards, cards=tuple(
+        dataclasses.replace(c, copies=5, equip={**c.equip, "atk": 250}) if c.name == "Burning Blade"
+        else dataclasses.replace(c, copies=5, equip={**c.equip, "def": 250}) if c.name == "Pearl Shield" else c
+        for c in cards.cards))
+    ref = OmniaState.new(1, cards, Config(players=2, first_player=0))
+    hand(ref, 0, "Basic Source")
+    hero = in_play(ref, 0, "Squire")
+    for _ in range(5):
+        in_play(ref, 0, "Burning Blade", on=hero)
+    wall = in_play(ref, 1, "Tide Sentinel")
+    for _ in range(5):
+        in_play(ref, 1, "Pearl Shield", on=wall)
+    in_play(ref, 1, "Squire")
+    core = CoreState.from_state(ref)
+    for move in ('attack "Squire" #1 seat1', 'defend "Tide Sentinel" #1'):
+        ref.apply(move)
+        core.apply(move)
+    before = core.state_bytes()
+    with pytest.raises(CoreLimitError, match="limit of OMNIA's core"):
+        core.apply('defend "Squire" #7')
+    assert core.state_bytes() == before
+
+
 def test_from_state_refuses_what_the_core_cannot_hold():
     ref = OmniaState.new(1)
     ref.phase = "lunch"

@@ -10,7 +10,8 @@ its count, in the reference's order (decks top last). The reference's step queue
 stack of fixed-size records here, its front on top; the Prime Flow is an array of items.
 
 The limits (``MAX_IDS`` cards in a game, ``MAX_FLOW`` items on the Flow, ``MAX_STEPS`` steps,
-``MAX_LIST`` defenders or triggers of one step, ``MAX_MOVES`` moves of one decision) are checked
+``MAX_LIST`` defenders or triggers of one step, ``MAX_MOVES`` moves of one decision: only a damage
+assignment can offer more, with an Atk and a Def of a thousand) are checked
 where data comes in: a card set or a deal beyond them is refused with
 :class:`~omen_search.errors.CoreLimitError`; a game that grows a Flow, a queue or a list beyond
 them while it is played stops with ``overflow`` set, and the Python doors raise
@@ -54,7 +55,7 @@ cdef enum:
     MAX_FLOW = 64            # items on the Prime Flow at once
     MAX_STEPS = 48           # records in the step queue
     MAX_LIST = 16            # defenders of an attack, triggers of one Action phase
-    MAX_MOVES = 1024         # legal moves of one decision (a deal whose bound is beyond is refused)
+    MAX_MOVES = 1024         # legal moves of one decision (an Action phase lists at most 4 * MAX_IDS + 10)
     TRAIL_PER_MOVE = 16384   # trail records one apply may write (checked after each apply)
     HAND = 5                 # N-setup-5, N-draw-1
     START_LIFE = 20          # N-setup-6
@@ -799,6 +800,7 @@ cdef int turn_moves(const Tables* tb, const State* s, int32_t* out) noexcept nog
     return n + 1
 
 cdef int step_moves(const Tables* tb, const State* s, const Step* st, int32_t* out) noexcept nogil:
+    """The moves of a choice inside the queue; -1 for more than MAX_MOVES (see run)."""
     cdef int p = st.player, n = 0, i, h, last, left, most, k, q
     if st.kind == S_PRIORITY:
         out[0] = mk(V_PASS, 0, 0, 0, 0)
@@ -828,6 +830,8 @@ cdef int step_moves(const Tables* tb, const State* s, const Step* st, int32_t* o
         most = lethal(tb, s, st.list[st.n_given])
         if left < most:
             most = left
+        if most >= MAX_MOVES:  # an Atk and a Def of a thousand: beyond a limit of the core
+            return -1
         for k in range(most + 1):
             out[n] = mk_assign(k)
             n += 1
@@ -1382,6 +1386,9 @@ cdef void run(Ctx* x) noexcept nogil:
                 step_draw_phase(x, st.player)
             continue
         n = step_moves(x.tb, s, &st, moves)
+        if n < 0:  # more moves than MAX_MOVES
+            stop_over(s)
+            break
         if n > 1:
             return
         s.n_todo -= 1

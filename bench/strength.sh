@@ -65,3 +65,6 @@ row time0.1-mast-reuse-ismcts 400 ismcts:seconds=0.1,rollout=mast,reuse=1 ismcts
 row time1-mast-reuse-ismcts 400 ismcts:seconds=1,rollout=mast,reuse=1 ismcts:seconds=1  # ten times the cost
 # MAST at equal iterations: what each MAST iteration is worth before its lost speed is counted
 row mast1000-ismcts1000 400 ismcts:iterations=1000,rollout=mast ismcts:iterations=1000
+# OMNIA (issue 19, point 8): ISMCTS against random and against the greedy deck builder, two players
+row omnia-ismcts2000-random 100 ismcts:iterations=2000 random --game omnia
+row omnia-ismcts2000-greedy 100 ismcts:iterations=2000 greedy --game omnia

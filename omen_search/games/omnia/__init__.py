@@ -4,5 +4,6 @@ every player may answer out of turn.
 
 ``cards`` (the seed edition and card files), ``rules`` (the vocabulary and set-up), ``notation``
 (moves), ``reference`` (the reference engine), ``observe`` (what a player knows), ``render`` (for
-people), ``game`` (the ``Game`` objects, one per player count, registered on import).
+people), ``heuristic`` (the greedy bot's judgement), ``game`` (the ``Game`` objects, one per player
+count, registered on import). The Cython core is ``ext/omnia/_omnia_core.pyx``.
 """

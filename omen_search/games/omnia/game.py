@@ -1,6 +1,7 @@
 """OMNIA as the tools see it: ``omnia`` (two players), ``omnia-3`` and ``omnia-4``, one game per
-player count, as OMEGA's; ``--game omnia --players-count N`` names them. Only the reference engine
-plays it so far."""
+player count, as OMEGA's (a count is a constant of a game, as its core has one C table per count);
+``--game omnia --players-count N`` names them. Both engines play it: the Cython core
+(``ext/omnia/_omnia_core.pyx``, the default) and the reference engine."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from omen_search.errors import RecordError, UsageError, shown
 from omen_search.game import Game, Option, get_game, register
 from omen_search.games.omnia import render
 from omen_search.games.omnia.cards import CardSet, default_cards, load_cards
+from omen_search.games.omnia.heuristic import evaluate
 from omen_search.games.omnia.notation import Move
 from omen_search.games.omnia.reference import OmniaState
 from omen_search.games.omnia.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PLAYER_COUNTS, Config, default_flavors
@@ -27,7 +29,7 @@ def _flavors(text: Any, field: str) -> tuple[str, ...]:
 class OmniaGame(Game):
     """``omnia`` / ``omnia-3`` / ``omnia-4`` (``docs/rules/omnia.md``)."""
 
-    engines = ("reference",)
+    engines = ("core", "reference")
 
     def __init__(self, players: int):
         self.players = players
@@ -60,11 +62,26 @@ class OmniaGame(Game):
     def owns(self, config: Any) -> bool:
         return isinstance(config, Config) and config.players == self.players
 
-    def new_initial_state(self, seed: int = 0, *, engine: str = "reference", cards: CardSet | None = None,
-                          config: Any = None) -> OmniaState:
+    def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: CardSet | None = None,
+                          config: Any = None) -> Any:
         if engine not in self.engines:
-            raise UsageError(f"engine: {self.name} is played by the reference engine only so far, not {engine!r}")
+            raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(self.engines)})")
+        if engine == "core":
+            from omen_search._omnia_core import CoreState
+
+            return CoreState.new(seed, cards, self.checked_config(config))
         return OmniaState.new(seed, cards, self.checked_config(config))
+
+    def to_core(self, state: Any) -> Any:
+        """The core state of a reference state: every zone, the Flow, the step queue and the
+        generator copied, so it has the same future (a position arranged by hand included)."""
+        if hasattr(state, "game_handle"):
+            return state
+        if not isinstance(state, OmniaState):
+            raise UsageError(f"search: {self.name} has no core copy of a {type(state).__name__}")
+        from omen_search._omnia_core import CoreState
+
+        return CoreState.from_state(state)
 
     # -- cards
 
@@ -133,6 +150,12 @@ class OmniaGame(Game):
 
     def record_totals(self, state: Any) -> dict[str, Any]:
         return {"turns": state.turns}
+
+    # -- for the tools
+
+    def evaluate(self, state: Any, player: int) -> float:
+        """The greedy bot's judgement: deck building's basics (``heuristic``)."""
+        return evaluate(state, player)
 
     # -- for people
 

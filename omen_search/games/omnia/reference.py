@@ -45,6 +45,19 @@ class Item:
     cancelled: bool = False
 
 
+def seat_flavors(cards: CardSet, config: Config) -> tuple[int, ...]:
+    """Each seat's flavor as an index into the card set's flavors (the set's first ones by
+    default); raises :class:`UsageError` for a flavor the set does not have."""
+    n = config.players
+    names = tuple(f.name for f in cards.flavors)
+    flavors = config.flavors or default_flavors(n, names)
+    unknown = [f for f in flavors if f not in names]
+    if unknown or len(flavors) < n:
+        raise UsageError(f"flavors: {cards.name} has the flavors {', '.join(names)}; "
+                         f"{'unknown ' + repr(unknown[0]) if unknown else f'{n} players need {n}'}")
+    return tuple(cards.flavor_index(f) or 0 for f in flavors)
+
+
 class OmniaState(StepQueueState):
     """A game of OMNIA on the reference engine. ``OmniaState.new(seed, cards, config)`` deals one."""
 
@@ -56,13 +69,7 @@ class OmniaState(StepQueueState):
         self.config = config
         self.seed = seed
         self.n = config.players
-        names = tuple(f.name for f in cards.flavors)
-        flavors = config.flavors or default_flavors(self.n, names)
-        unknown = [f for f in flavors if f not in names]
-        if unknown or len(flavors) < self.n:
-            raise UsageError(f"flavors: {cards.name} has the flavors {', '.join(names)}; "
-                             f"{'unknown ' + repr(unknown[0]) if unknown else f'{self.n} players need {self.n}'}")
-        self.flavor = tuple(cards.flavor_index(f) or 0 for f in flavors)  # each seat's flavor, by index
+        self.flavor = seat_flavors(cards, config)  # each seat's flavor, by index
         self.rng = Rng(seed)
         self.design: list[int] = []  # card id -> its design
         self.owner: list[int | None] = []

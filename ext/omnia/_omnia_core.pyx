@@ -1778,10 +1778,13 @@ def limits() -> dict:
 
 
 include "undo_history.pxi"
+include "core_state_base.pxi"
 
 
-cdef class CoreState(UndoHistory):
-    """A game of OMNIA on the core, with the State interface of the reference engine.
+cdef class CoreState(CoreStateBase):
+    """A game of OMNIA on the core, with the State interface of the reference engine
+    (:class:`CoreStateBase`): ``scores()`` are each player's prestige plus life (N-score-2); ``returns()`` give 1 to a sole
+    winner, 1/k to each of k sharing the win, 0 to the others (N-score-3).
 
     ``clone()`` copies the one flat struct (the clone keeps the moves but has no undo history);
     ``apply``/``undo`` keep a trail of (offset, width, old bytes) records owned by the state.
@@ -1789,10 +1792,7 @@ cdef class CoreState(UndoHistory):
 
     cdef State s
     cdef CoreTables tables
-    cdef readonly object config
-    cdef public object seed
-    cdef Setup deal               # what game_handle lends: the set-up, ...
-    cdef GameHandle handle        # ... and the C contract with the search
+    cdef Setup deal               # what game_handle lends: the set-up
 
     @staticmethod
     def new(seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> CoreState:
@@ -1822,80 +1822,34 @@ cdef class CoreState(UndoHistory):
         setup(&core.tables.tb, &core.s, seed, &core.deal)
         return core
 
-    # -- the State interface
+    # -- the hooks of CoreStateBase (core_state_base.pxi), which gives the State interface
 
-    @property
-    def cards(self):
-        return self.tables.cards
+    cdef void* _state(self) noexcept:
+        return &self.s
 
-    @property
-    def n(self) -> int:
-        return self.s.n
+    cdef const void* _tables(self) noexcept:
+        return &self.tables.tb
 
-    @property
-    def players(self) -> int:
-        return self.s.n
+    cdef const void* _setup(self) noexcept:
+        return &self.deal
 
-    @property
-    def ply(self) -> int:
+    cdef const GameApi* _api(self) noexcept:
+        return &OMNIA_API[self.s.n]
+
+    cdef int _ply(self) noexcept:
         return self.s.ply
 
-    @property
-    def current_player(self) -> int:
-        return api_to_move(NULL, &self.s)
+    cdef object _decode(self, int32_t m):
+        return self.tables.decode(m)
 
-    def is_terminal(self) -> bool:
-        return self.s.phase == PH_OVER
+    cdef CoreStateBase _copy(self):
+        cdef CoreState other = CoreState.__new__(CoreState)
+        other.s = self.s
+        other.tables = self.tables
+        other.deal = self.deal
+        return other
 
-    def legal_move_ids(self) -> list:
-        """The legal moves as packed ids, in the reference engine's order."""
-        cdef int32_t buf[MAX_MOVES]
-        cdef int n = gen_moves(&self.tables.tb, &self.s, buf), i
-        return [buf[i] for i in range(n)]
-
-    def legal_moves(self) -> list:
-        decode = self.tables.decode
-        return [decode(m) for m in self.legal_move_ids()]
-
-    def move_id(self, move) -> int:
-        """The id of a legal move (a :class:`Move` or its notation); raises :class:`IllegalMoveError`
-        naming the move, the player and the ply, as the reference does."""
-        if isinstance(move, str):
-            try:
-                move = Move.parse(move)
-            except NotationError as exc:
-                raise IllegalMoveError(f"ply {self.s.ply}: {exc}") from None
-        decode = self.tables.decode
-        for m in self.legal_move_ids():
-            if decode(m) == move:
-                return m
-        who = f"seat {self.current_player}" if self.s.phase != PH_OVER else "nobody (the game is over)"
-        raise IllegalMoveError(f"ply {self.s.ply}: {move} is not legal for {who} here")
-
-    def apply(self, move) -> None:
-        """The checked door; raises :class:`IllegalMoveError` and changes nothing then."""
-        self._play(self.move_id(move))
-
-    def apply_trusted(self, move) -> None:
-        self._play(self.move_id(move))
-
-    def apply_id(self, int32_t m) -> None:
-        """Play a move id from :meth:`legal_move_ids` (checked: an id that is not legal here raises
-        :class:`IllegalMoveError`)."""
-        if m not in self.legal_move_ids():
-            who = f"seat {self.current_player}" if self.s.phase != PH_OVER else "nobody (the game is over)"
-            raise IllegalMoveError(f"ply {self.s.ply}: move id {m} is not legal for {who} here")
-        self._play(m)
-
-    cdef int _play(self, int32_t m) except -1:
-        cdef Ctx x
-        self._begin_move(self.tables.decode(m), TRAIL_PER_MOVE)
-        x.tb = &self.tables.tb
-        x.s = &self.s
-        x.tr = &self.tr
-        do_move(&x, m)
-        if self.tr.enabled == 2:
-            raise RuntimeError("undo trail overflow (TRAIL_PER_MOVE too small)")
+    cdef int _after_play(self) except -1:
         if self.s.overflow:
             self._take_back(&self.s)
             raise CoreLimitError(f"ply {self.s.ply}: the game went beyond a limit of OMNIA's core "
@@ -1903,82 +1857,12 @@ cdef class CoreState(UndoHistory):
                                  "or triggers); play it with --engine reference")
         return 0
 
-    def undo(self):
-        """Take back the last move (since the deal or the clone) and return it."""
-        return self._take_back(&self.s)
-
-    def trail_records(self) -> int:
-        """Trail records held (to measure what one apply writes)."""
-        return self.tr.n
-
-    def clone(self) -> CoreState:
-        """An independent copy: one struct copy; it keeps the moves, not the undo history."""
-        cdef CoreState other = CoreState.__new__(CoreState)
-        other.s = self.s
-        other.tables = self.tables
-        other.config = self.config
-        other.seed = self.seed
-        other.deal = self.deal
-        other._moves = list(self._moves)
-        return other
-
-    def __copy__(self) -> CoreState:
-        return self.clone()
-
-    def __deepcopy__(self, memo: dict) -> CoreState:
-        return self.clone()
-
-    def determinized(self, player: int, seed: int = 0) -> CoreState:
-        """A copy with everything ``player`` cannot see dealt again (see ``determinize`` in C)."""
-        cdef uint64_t rng[4]
-        cdef CoreState other
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.s.n:
-            raise UsageError(f"player: a seat from 0 to {self.s.n - 1}, got {player!r}")
-        Rng(seed)  # validates the seed
-        rng_seed(rng, seed)
-        other = self.clone()
-        determinize(&self.tables.tb, &other.s, player, rng)
-        return other
-
-    def scores(self) -> tuple:
-        """Each player's prestige plus life (N-score-2) on the board as it stands."""
-        return tuple(score(&self.tables.tb, &self.s, p) for p in range(self.s.n))
-
-    def returns(self) -> tuple:
-        """1 for a sole winner, 1/k for each of k sharing the win, 0 for the others (N-score-3)."""
-        cdef double out[MAX_PLAYERS]
-        shares(&self.tables.tb, &self.s, out)
-        return tuple(out[p] for p in range(self.s.n))
+    @property
+    def cards(self):
+        return self.tables.cards
 
     def prestige(self, int player) -> int:
         return prestige(&self.tables.tb, &self.s, player)
-
-    def observation(self, int player) -> dict:
-        return observe(self.view(), player)
-
-    def playout(self, seed: int = 0) -> tuple:
-        """Play on to the end with uniformly random moves (``RandomBot(seed)``'s); returns the
-        scores. The undo history is cleared."""
-        cdef uint64_t policy[4]
-        Rng(seed)
-        rng_seed(policy, seed)
-        self._forget()
-        with nogil:
-            random_playout(&self.tables.tb, &self.s, policy)
-        return self.scores()
-
-    def state_bytes(self) -> bytes:
-        """The flat struct, byte for byte (to check that undo restores it exactly)."""
-        return (<char*>&self.s)[:sizeof(State)]
-
-    def game_handle(self):
-        """The C contract with the search: a capsule pointing at this state and its set-up,
-        valid while this object lives."""
-        self.handle.api = &OMNIA_API[self.s.n]
-        self.handle.tables = &self.tables.tb
-        self.handle.config = &self.deal
-        self.handle.state = &self.s
-        return PyCapsule_New(&self.handle, GAME_HANDLE_NAME, NULL)
 
     # -- the reference's fields, for the tools
 

@@ -19,8 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omen_search._omega_core import CoreState, state_size
-from omen_search._search import run_playouts, search
-from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.errors import UsageError
 from omen_search.game import get_game
 from omen_search.games.omega.cards import default_cards
 from omen_search.games.omega.reference import OmegaState
@@ -28,6 +27,7 @@ from omen_search.games.omega.rules import Config
 from omen_search.perft import perft
 from omen_search.rng import Rng
 
+from core_helper import check_doors_refuse, check_ismcts_runs, check_run_playouts_replay
 from omega_helper import invariants
 
 DIFF_GAMES = int(os.environ.get("OMEN_OMEGA_DIFF_GAMES", "20"))
@@ -249,41 +249,17 @@ def test_d_omega_10_a_world_keeps_what_a_reveal_under_way_has_shown():
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_run_playouts_replays_the_reference_random_games(players):
-    scores, plies = run_playouts(_random_core(11, players), 3, seed=11)
-    for i in range(3):
-        ref = OmegaState.new(11 + i, config=Config(players=players))
-        rng = Rng(11 + i)
-        while not ref.is_terminal():
-            legal = ref.legal_moves()
-            ref.apply_trusted(legal[rng.below(len(legal))])
-        assert tuple(int(x) for x in scores[i]) == ref.scores() and plies[i] == ref.ply
+    check_run_playouts_replay(_random_core(11, players), lambda seed: OmegaState.new(seed, config=Config(players=players)))
 
 
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("mo", [False, True])
 def test_ismcts_runs_on_the_core(players, mo):
-    core = _random_core(2, players)
-    result = search(core, iterations=200, seed=1, mo=mo)
-    assert result["iterations"] == 200
-    assert sorted(child[0] for child in result["children"]) == sorted(core.legal_move_ids())
-    assert sum(child[1] for child in result["children"]) == 200
+    check_ismcts_runs(_random_core(2, players), mo)
 
 
 def test_the_doors_refuse_what_is_not_legal():
-    core = _random_core(1, 2)
-    before = core.state_bytes()
-    with pytest.raises(IllegalMoveError, match="ply 0"):
-        core.apply("end")
-    with pytest.raises(IllegalMoveError):
-        core.apply("not a move")
-    for bad in (-1, 0, 2**31 - 1, 12345):
-        if bad not in core.legal_move_ids():
-            with pytest.raises(IllegalMoveError):
-                core.apply_id(bad)
-    assert core.state_bytes() == before
-    core.playout(0)
-    with pytest.raises(IllegalMoveError, match="game is over"):
-        core.apply_id(0)
+    check_doors_refuse(_random_core(1, 2), "end")
 
 
 def test_the_game_plays_on_the_core_and_copies_a_reference_game_to_it():

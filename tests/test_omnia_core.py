@@ -19,8 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omen_search._omnia_core import CoreState, limits, state_size
-from omen_search._search import run_playouts, search
-from omen_search.errors import CoreLimitError, IllegalMoveError, UsageError
+from omen_search.errors import CoreLimitError, UsageError
 from omen_search.game import get_game
 from omen_search.games.omnia.cards import default_cards
 from omen_search.games.omnia.reference import OmniaState
@@ -28,6 +27,7 @@ from omen_search.games.omnia.rules import Config
 from omen_search.perft import perft
 from omen_search.rng import Rng
 
+from core_helper import check_doors_refuse, check_ismcts_runs, check_run_playouts_replay
 from omnia_helper import action_phase, hand, in_play, places, pool, primed
 
 DIFF_GAMES = int(os.environ.get("OMEN_OMNIA_DIFF_GAMES", "3"))
@@ -249,41 +249,17 @@ def test_determinisation_is_reproducible_and_leaves_the_game_alone():
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_run_playouts_replays_the_reference_random_games(players):
-    scores, plies = run_playouts(_random_core(11, players), 3, seed=11)
-    for i in range(3):
-        ref = OmniaState.new(11 + i, config=Config(players=players))
-        rng = Rng(11 + i)
-        while not ref.is_terminal():
-            legal = ref.legal_moves()
-            ref.apply_trusted(legal[rng.below(len(legal))])
-        assert tuple(int(x) for x in scores[i]) == ref.scores() and plies[i] == ref.ply
+    check_run_playouts_replay(_random_core(11, players), lambda seed: OmniaState.new(seed, config=Config(players=players)))
 
 
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("mo", [False, True])
 def test_ismcts_runs_on_the_core(players, mo):
-    core = _random_core(2, players)
-    result = search(core, iterations=200, seed=1, mo=mo)
-    assert result["iterations"] == 200
-    assert sorted(child[0] for child in result["children"]) == sorted(core.legal_move_ids())
-    assert sum(child[1] for child in result["children"]) == 200
+    check_ismcts_runs(_random_core(2, players), mo)
 
 
 def test_the_doors_refuse_what_is_not_legal():
-    core = _random_core(1, 2)
-    before = core.state_bytes()
-    with pytest.raises(IllegalMoveError, match="ply 0"):
-        core.apply("pass")
-    with pytest.raises(IllegalMoveError):
-        core.apply("not a move")
-    for bad in (-1, 0, 2**31 - 1, 12345):
-        if bad not in core.legal_move_ids():
-            with pytest.raises(IllegalMoveError):
-                core.apply_id(bad)
-    assert core.state_bytes() == before
-    core.playout(0)
-    with pytest.raises(IllegalMoveError, match="game is over"):
-        core.apply("end")
+    check_doors_refuse(_random_core(1, 2), "pass")
 
 
 def test_the_game_plays_on_the_core_and_copies_a_reference_game_to_it():

@@ -1,6 +1,6 @@
 """The checks every game's Cython core passes on the C contract in the same words: the search's
-random playouts replay the reference engine's random games, ISMCTS runs on the core, and the
-doors refuse what is not legal (test_omega_core.py, test_omnia_core.py)."""
+random playouts replay the reference engine's random games, ISMCTS runs on the core, the doors
+refuse what is not legal, and undo and clone are exact (test_omega_core.py, test_omnia_core.py)."""
 
 from __future__ import annotations
 
@@ -54,3 +54,25 @@ def check_doors_refuse(core: Any, illegal: str) -> None:
         core.apply(illegal)
     with pytest.raises(IllegalMoveError, match="game is over"):
         core.apply_id(0)
+
+
+def check_undo_and_clone(core: Any, seed: int) -> None:
+    """Playing ``core`` to the end with ``Rng(seed)``'s ids, every undo restores the struct byte for
+    byte (then ``IndexError``), and a clone taken every 37 plies plays on exactly as another does."""
+    policy = Rng(seed)
+    before = []
+    while not core.is_terminal():
+        before.append(core.state_bytes())
+        ids = core.legal_move_ids()
+        core.apply_id(ids[policy.below(len(ids))])
+        if len(before) % 37 == 0:  # a clone plays on exactly as the game does
+            clone, check = core.clone(), core.clone()
+            clone.playout(seed)
+            check.playout(seed)
+            assert clone.state_bytes() == check.state_bytes()
+            assert core.state_bytes() != clone.state_bytes() or core.is_terminal()
+    while before:
+        core.undo()
+        assert core.state_bytes() == before.pop()
+    with pytest.raises(IndexError):
+        core.undo()

@@ -27,7 +27,7 @@ from omen_search.games.omnia.rules import Config
 from omen_search.perft import perft
 from omen_search.rng import Rng
 
-from core_helper import check_doors_refuse, check_ismcts_runs, check_run_playouts_replay
+from core_helper import check_doors_refuse, check_ismcts_runs, check_run_playouts_replay, check_undo_and_clone
 from omnia_helper import action_phase, hand, in_play, places, pool, primed
 
 DIFF_GAMES = int(os.environ.get("OMEN_OMNIA_DIFF_GAMES", "3"))
@@ -125,24 +125,7 @@ def _random_core(seed: int, players: int) -> CoreState:
 @pytest.mark.parametrize("players", PLAYERS)
 def test_undo_restores_the_struct_byte_for_byte_and_a_clone_has_the_same_future(players):
     for seed in range(2):
-        core = _random_core(seed, players)
-        policy = Rng(seed)
-        before = []
-        while not core.is_terminal():
-            before.append(core.state_bytes())
-            ids = core.legal_move_ids()
-            core.apply_id(ids[policy.below(len(ids))])
-            if len(before) % 37 == 0:  # a clone plays on exactly as the game does
-                clone, check = core.clone(), core.clone()
-                clone.playout(seed)
-                check.playout(seed)
-                assert clone.state_bytes() == check.state_bytes()
-                assert core.state_bytes() != clone.state_bytes() or core.is_terminal()
-        while before:
-            core.undo()
-            assert core.state_bytes() == before.pop()
-        with pytest.raises(IndexError):
-            core.undo()
+        check_undo_and_clone(_random_core(seed, players), seed)
 
 
 @settings(max_examples=6, deadline=None)
@@ -249,7 +232,8 @@ def test_determinisation_is_reproducible_and_leaves_the_game_alone():
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_run_playouts_replays_the_reference_random_games(players):
-    check_run_playouts_replay(_random_core(11, players), lambda seed: OmniaState.new(seed, config=Config(players=players)))
+    check_run_playouts_replay(_random_core(11, players),
+                              lambda seed: OmniaState.new(seed, config=Config(players=players)))
 
 
 @pytest.mark.parametrize("players", PLAYERS)

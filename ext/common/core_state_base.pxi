@@ -2,15 +2,15 @@
 # CoreState protocol) on top of the core's own GameApi table, so a core's state class only says
 # where its flat struct, tables and set-up are and adds its own fields. OMEGA's and OMNIA's states
 # derive from CoreStateBase. Include it after undo_history.pxi, in a module that cimports
-# PyCapsule_New, uint64_t, int32_t, rng_seed, GAME_HANDLE_NAME, GameApi, GameHandle, MAX_PLAYERS and
+# PyCapsule_New, uint64_t, int32_t, rng_seed, GAME_HANDLE_NAME, GameHandle, MAX_PLAYERS and
 # SEARCH_MAX_MOVES and imports IllegalMoveError, NotationError, UsageError, Rng, its game's Move
 # (with Move.parse) and observe: the class names them as the including module's globals.
 
 
 cdef class CoreStateBase(UndoHistory):
     """The State interface of a core's state, through its GameApi table; a game's state class
-    supplies the hooks below (its flat struct, tables, set-up and table, the ply, a move id's Move,
-    a copy) and, if it has any, its own refusals after a move (``_after_play``)."""
+    supplies the hooks below (its GameHandle, the ply, a move id's Move, a copy) and, if it has any,
+    its own refusals after a move (``_after_play``)."""
 
     cdef readonly object config
     cdef public object seed
@@ -18,21 +18,10 @@ cdef class CoreStateBase(UndoHistory):
 
     # -- the hooks a game's state class overrides
 
-    cdef void* _state(self) noexcept:
-        """The flat struct the GameApi functions and the trail work on."""
-        return NULL
-
-    cdef const void* _tables(self) noexcept:
-        """The compiled tables of the card set (the GameApi functions' first argument)."""
-        return NULL
-
-    cdef const void* _setup(self) noexcept:
-        """The set-up the game was dealt with (game_handle's config)."""
-        return NULL
-
-    cdef const GameApi* _api(self) noexcept:
-        """The GameApi table of this game and player count."""
-        return NULL
+    cdef int _lend(self, GameHandle* h) except -1:
+        """Fill ``h`` with this game's GameApi table (for its player count), its compiled tables,
+        its set-up and its flat struct: what the search is lent, and what the methods here call."""
+        raise NotImplementedError
 
     cdef int _ply(self) noexcept:
         """Moves played since the deal (the errors name it)."""
@@ -56,11 +45,13 @@ cdef class CoreStateBase(UndoHistory):
 
     @property
     def n(self) -> int:
-        return self._api().num_players
+        cdef GameHandle h
+        self._lend(&h)
+        return h.api.num_players
 
     @property
     def players(self) -> int:
-        return self._api().num_players
+        return self.n
 
     @property
     def ply(self) -> int:
@@ -68,15 +59,20 @@ cdef class CoreStateBase(UndoHistory):
 
     @property
     def current_player(self) -> int:
-        return self._api().to_move(self._tables(), self._state())
+        cdef GameHandle h
+        self._lend(&h)
+        return h.api.to_move(h.tables, h.state)
 
     def is_terminal(self) -> bool:
-        return self._api().to_move(self._tables(), self._state()) == -1
+        return self.current_player == -1
 
     def legal_move_ids(self) -> list:
         """The legal moves as packed ids, in the reference engine's order."""
         cdef int32_t buf[SEARCH_MAX_MOVES]
-        cdef int n = self._api().legal_moves(self._tables(), self._state(), buf), i
+        cdef GameHandle h
+        cdef int n, i
+        self._lend(&h)
+        n = h.api.legal_moves(h.tables, h.state, buf)
         return [buf[i] for i in range(n)]
 
     def legal_moves(self) -> list:
@@ -115,16 +111,19 @@ cdef class CoreStateBase(UndoHistory):
         self._play(m)
 
     cdef int _play(self, int32_t m) except -1:
-        cdef const GameApi* api = self._api()
-        self._begin_move(self._decode(m), api.trail_per_move)
-        api.apply(self._tables(), self._state(), m, &self.tr)
+        cdef GameHandle h
+        self._lend(&h)
+        self._begin_move(self._decode(m), h.api.trail_per_move)
+        h.api.apply(h.tables, h.state, m, &self.tr)
         if self.tr.enabled == 2:
             raise RuntimeError("undo trail overflow (TRAIL_PER_MOVE too small)")
         return self._after_play()
 
     def undo(self):
         """Take back the last move (since the deal or the clone) and return it."""
-        return self._take_back(self._state())
+        cdef GameHandle h
+        self._lend(&h)
+        return self._take_back(h.state)
 
     def trail_records(self) -> int:
         """Trail records held (to measure what one apply writes)."""
@@ -147,29 +146,32 @@ cdef class CoreStateBase(UndoHistory):
     def determinized(self, player: int, seed: int = 0):
         """A copy with everything ``player`` cannot see dealt again (the game's ``determinize`` in C)."""
         cdef uint64_t rng[4]
-        cdef CoreStateBase other
-        cdef int n = self._api().num_players
+        cdef GameHandle h
+        cdef int n = self.n
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
             raise UsageError(f"player: a seat from 0 to {n - 1}, got {player!r}")
         Rng(seed)  # validates the seed
         rng_seed(rng, seed)
         other = self.clone()
-        other._api().determinize(other._tables(), other._state(), player, rng)
+        (<CoreStateBase>other)._lend(&h)
+        h.api.determinize(h.tables, h.state, player, rng)
         return other
 
     def scores(self) -> tuple:
         """Each player's score on the board as it stands (the game's ``scores`` in C)."""
         cdef int32_t out[MAX_PLAYERS]
-        cdef const GameApi* api = self._api()
-        api.scores(self._tables(), self._state(), out)
-        return tuple(out[p] for p in range(api.num_players))
+        cdef GameHandle h
+        self._lend(&h)
+        h.api.scores(h.tables, h.state, out)
+        return tuple(out[p] for p in range(h.api.num_players))
 
     def returns(self) -> tuple:
         """Each player's reward, from 0 (loss) to 1 (win) (the game's ``returns`` in C)."""
         cdef double out[MAX_PLAYERS]
-        cdef const GameApi* api = self._api()
-        api.returns(self._tables(), self._state(), out)
-        return tuple(out[p] for p in range(api.num_players))
+        cdef GameHandle h
+        self._lend(&h)
+        h.api.returns(h.tables, h.state, out)
+        return tuple(out[p] for p in range(h.api.num_players))
 
     def observation(self, int player) -> dict:
         return observe(self.view(), player)
@@ -178,25 +180,23 @@ cdef class CoreStateBase(UndoHistory):
         """Play on to the end with uniformly random moves (``RandomBot(seed)``'s); returns the
         scores. The undo history is cleared."""
         cdef uint64_t policy[4]
-        cdef const GameApi* api = self._api()
-        cdef const void* tables = self._tables()
-        cdef void* state = self._state()
+        cdef GameHandle h
         Rng(seed)
         rng_seed(policy, seed)
         self._forget()
+        self._lend(&h)
         with nogil:
-            api.rollout(tables, state, policy, NULL)
+            h.api.rollout(h.tables, h.state, policy, NULL)
         return self.scores()
 
     def state_bytes(self) -> bytes:
         """The flat struct, byte for byte (to check that undo restores it exactly)."""
-        return (<char*>self._state())[:self._api().state_size]
+        cdef GameHandle h
+        self._lend(&h)
+        return (<char*>h.state)[:h.api.state_size]
 
     def game_handle(self):
         """The C contract with the search: a capsule pointing at this state and its set-up,
         valid while this object lives."""
-        self.handle.api = self._api()
-        self.handle.tables = self._tables()
-        self.handle.config = self._setup()
-        self.handle.state = self._state()
+        self._lend(&self.handle)
         return PyCapsule_New(&self.handle, GAME_HANDLE_NAME, NULL)

@@ -1544,17 +1544,12 @@ cdef class CoreState(CoreStateBase):
 
     # -- the hooks of CoreStateBase (core_state_base.pxi), which gives the State interface
 
-    cdef void* _state(self) noexcept:
-        return &self.s
-
-    cdef const void* _tables(self) noexcept:
-        return &self.tables.tb
-
-    cdef const void* _setup(self) noexcept:
-        return &self.deal
-
-    cdef const GameApi* _api(self) noexcept:
-        return &OMEGA_API[self.s.n]
+    cdef int _lend(self, GameHandle* h) except -1:
+        h.api = &OMEGA_API[self.s.n]
+        h.tables = &self.tables.tb
+        h.config = &self.deal
+        h.state = &self.s
+        return 0
 
     cdef int _ply(self) noexcept:
         return self.s.ply

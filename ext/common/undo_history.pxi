@@ -1,6 +1,6 @@
 # The moves a core state has played and its undo trail (one mark of trail records per move), owned
-# by the state: a core's state class derives from UndoHistory (OMEGA's does; Heir's and Reign of
-# War's keep an older copy of the same class). Include it after cimporting free and realloc
+# by the state: a core's state class derives from UndoHistory (OMEGA's and OMNIA's through
+# CoreStateBase, core_state_base.pxi; Heir's and Reign of War's keep an older copy of the class). Include it after cimporting free and realloc
 # (libc.stdlib) and Trail, trail_reserve and trail_undo (omen_trail).
 
 

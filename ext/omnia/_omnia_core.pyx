@@ -2052,22 +2052,22 @@ cdef class CoreState(CoreStateBase):
         return core
 
 
-cdef int _ids(uint8_t* out, values) except -1:
+cdef int _copied(uint8_t* out, values, int most, str what) except -1:
+    """Copy a reference position's list into a fixed array of ``most`` entries, or refuse it."""
     values = list(values)
-    if len(values) > MAX_IDS:
-        raise CoreLimitError(f"state: a zone of {len(values)} cards; OMNIA's core holds at most {MAX_IDS}")
+    if len(values) > most:
+        raise CoreLimitError(f"state: {what.format(len(values))}; OMNIA's core holds at most {most}")
     for i, v in enumerate(values):
         out[i] = v
     return len(values)
+
+
+cdef int _ids(uint8_t* out, values) except -1:
+    return _copied(out, values, MAX_IDS, "a zone of {} cards")
 
 
 cdef int _list(uint8_t* out, values) except -1:
-    values = list(values)
-    if len(values) > MAX_LIST:
-        raise CoreLimitError(f"state: {len(values)} defenders or triggers; OMNIA's core holds at most {MAX_LIST}")
-    for i, v in enumerate(values):
-        out[i] = v
-    return len(values)
+    return _copied(out, values, MAX_LIST, "{} defenders or triggers")
 
 
 cdef int _item_record(FlowItem* out, item) except -1:

@@ -95,6 +95,7 @@ class Advice:
     tree_full: bool = False
     outlook_key: str | None = None
     outlook_text: str = ""
+    score_unit: str = "VP"  # what the margin counts (the game's :attr:`~omen_search.game.Game.score_unit`)
 
     @property
     def best(self) -> MoveAdvice:
@@ -127,19 +128,21 @@ NOT_SEPARATED = "the top two moves cannot be told apart at this budget"
 
 
 def describe_advice(advice: Advice, top: int | None = None, indent: str = "") -> str:
-    """The advisor's ranking as a table: rank, move, win %, its 95% interval and VP margin; then
+    """The advisor's ranking as a table: rank, move, win %, its 95% interval and score margin; then
     :data:`NOT_SEPARATED` when the two best moves' intervals overlap, and the game's outlook.
 
     A forced move is not searched, so it has no numbers."""
     moves = advice.moves[:top] if top else advice.moves
     width = max([len(str(m.move)) for m in moves] + [4])
-    lines = [f"{indent}{'#':>2}  {'move':{width}}  {'win %':>6}  {'95% interval':>13}  {'VP margin':>9}"]
+    margin = f"{advice.score_unit} margin"
+    mw = max(9, len(margin))
+    lines = [f"{indent}{'#':>2}  {'move':{width}}  {'win %':>6}  {'95% interval':>13}  {margin:>{mw}}"]
     for rank, m in enumerate(moves, 1):
         if m.visits == 0:
             lines.append(f"{indent}{rank:>2}  {str(m.move):{width}}  (the only legal move: nothing to search)")
             continue
         lines.append(f"{indent}{rank:>2}  {str(m.move):{width}}  {100 * m.win_prob:6.1f}  "
-                     f"{100 * m.win_prob_low:5.1f} - {100 * m.win_prob_high:5.1f}  {m.vp_margin:+9.1f}")
+                     f"{100 * m.win_prob_low:5.1f} - {100 * m.win_prob_high:5.1f}  {m.vp_margin:+{mw}.1f}")
     if not advice.separated:
         lines.append(f"{indent}{NOT_SEPARATED} (their 95% intervals overlap)")
     if advice.outlook_text:
@@ -324,7 +327,7 @@ class Advisor:
                       elapsed=time.perf_counter() - started, moves=tuple(moves),
                       separated=separated(moves, len(ids)), ply=core.ply, outlook=outlook,
                       tree_full=result.tree_full, outlook_key=game.outlook_key,
-                      outlook_text=game.describe_outlook(outlook))
+                      outlook_text=game.describe_outlook(outlook), score_unit=game.score_unit)
 
 
 def separated(moves: list[MoveAdvice], legal: int) -> bool:

@@ -332,6 +332,9 @@ class Game(ABC):
         """The names of the cards in a seat's hand: the balance report counts the cards drawn."""
         return set()
 
+    # what a final score counts in this game: the advice's margin column is "<unit> margin"
+    score_unit = "VP"
+
     # what the balance report's "drawn" means in this game (the cards :meth:`cards_held` gives)
     drawn_means = "in the opening hand or came into the hand during the game"
 

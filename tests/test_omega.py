@@ -725,7 +725,7 @@ def test_an_observation_that_does_not_add_up_is_refused_naming_the_field(edit, w
 
 def test_advise_gives_the_score_outlook_of_the_best_move(capsys):
     """The core's tracker: after the best move, the mean final totals of the player and of his best
-    opponent over that move's iterations, whose difference is the move's VP margin (the same
+    opponent over that move's iterations, whose difference is the move's point margin (the same
     iterations), and the turns the game still takes."""
     status, out, err = run(capsys, "advise", "--observation", "docs/examples/omega-observation.json",
                            "--iterations", "2000", "--json")
@@ -738,6 +738,7 @@ def test_advise_gives_the_score_outlook_of_the_best_move(capsys):
     status, out, err = run(capsys, "advise", "--observation", "docs/examples/omega-observation.json",
                            "--iterations", "2000")
     assert f"after the best move: final total {outlook['score']:.1f} against the best opponent's" in out
+    assert "point margin" in out.splitlines()[1] and "VP" not in out  # OMEGA scores Judgment points
 
 
 def test_advise_ranks_the_moves_of_a_hand_written_observation(capsys):

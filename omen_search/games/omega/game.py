@@ -38,6 +38,7 @@ class OmegaGame(Game):
     """``omega`` / ``omega-3`` / ``omega-4`` (``docs/rules/omega-the-ritual.md``)."""
 
     engines = ("core", "reference")
+    score_unit = "point"  # a Judgment total (O-judge-1)
 
     def __init__(self, players: int):
         self.players = players

@@ -91,6 +91,7 @@ class Decision:
     observation: dict[str, Any]  # what the player saw (for the report's board)
     top: tuple[tuple[Any, Estimate], ...] = ()  # the search's best moves with their values, best first
     mean: float = math.nan  # win probability of a uniform choice among the legal moves (NaN: unknown)
+    score_unit: str = "VP"  # what the margin counts (the game's :attr:`~omen_search.game.Game.score_unit`)
 
     @property
     def loss(self) -> float:
@@ -133,7 +134,7 @@ class Decision:
     def explain(self) -> str:
         """One sentence on what the move cost."""
         return (f"Ply {self.ply}: {self.played} took the winning chances from {100 * self.before.win_prob:.0f}% to "
-                f"{100 * self.after.win_prob:.0f}% (expected VP margin {self.after.vp_margin:+.1f} instead of "
+                f"{100 * self.after.win_prob:.0f}% (expected {self.score_unit} margin {self.after.vp_margin:+.1f} instead of "
                 f"{self.before.vp_margin:+.1f}); {self.best} was better.")
 
 
@@ -388,5 +389,6 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
         ranked = tuple((m.move, spot.values[m.move]) for m in spot.search.moves[:TOP])
         mean = statistics.fmean(v.win_prob for v in spot.values.values())
         decisions.append(Decision(spot.ply, spot.played, spot.search.best, before, after,
-                                  label_of(before, after, thresholds), spot.observation, ranked, mean))
+                                  label_of(before, after, thresholds), spot.observation, ranked, mean,
+                                  played.score_unit))
     return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started, cards, played)

@@ -89,7 +89,7 @@ beyond the search error.</p>
 <ol id="costliest">{costly}</ol>
 <h2>Decisions</h2>
 <table id="decisions"><thead><tr><th>ply</th><th>played</th><th>better move</th><th>win % before</th>
-<th>win % after</th><th>at stake (points)</th><th>loss (points)</th><th>accuracy</th><th>VP loss</th><th>label</th>
+<th>win % after</th><th>at stake (points)</th><th>loss (points)</th><th>accuracy</th><th>{game.score_unit} loss</th><th>label</th>
 <th>as the seat saw it</th></tr></thead>
 <tbody>
 {chr(10).join(rows)}

@@ -78,6 +78,48 @@ def check_shape(move: object, verbs: dict[str, tuple[str, ...]], fields: tuple[s
             raise NotationError(f"move {verb!r} {'takes no' if there else 'needs'} {name}")
 
 
+class FieldNotation:
+    """The notation of a move that is a verb and the fields ``VERBS`` says it takes (OMEGA's and
+    OMNIA's ``Move``): the fields in ``QUOTED`` are names written in quotes, every other one is
+    written and read by the game's :meth:`write_field` and :meth:`read_field`. A subclass is a
+    frozen dataclass with ``repr=False`` (its repr is the notation's)."""
+
+    VERBS: ClassVar[dict[str, tuple[str, ...]]]
+    QUOTED: ClassVar[frozenset[str]]
+    verb: str
+
+    @classmethod
+    def write_field(cls, name: str, value: object) -> str:
+        return str(value)
+
+    @classmethod
+    def read_field(cls, name: str, token: str, text: str) -> object:
+        """A field's value from its token; raises :class:`NotationError` naming ``text``."""
+        return token
+
+    def __str__(self) -> str:
+        return " ".join([self.verb, *(f'"{getattr(self, name)}"' if name in self.QUOTED
+                                      else self.write_field(name, getattr(self, name))
+                                      for name in self.VERBS[self.verb])])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """A move from its notation; raises :class:`NotationError` saying what is wrong."""
+        verb, rest = read_fields(text, cls.VERBS)
+        fields: dict[str, object] = {}
+        for name, quoted, token in rest:
+            if (name in cls.QUOTED) != quoted:
+                raise NotationError(f"move {text!r}: {name} {'must' if not quoted else 'must not'} be in quotes")
+            fields[name] = token if quoted else cls.read_field(name, token, text)
+        try:
+            return cls(verb=verb, **fields)  # type: ignore[call-arg]
+        except NotationError as exc:
+            raise NotationError(f"move {text!r}: {exc}") from None
+
+
 def is_label(text: str) -> bool:
     """Whether ``text`` can be a label: one ASCII word that does not read as a city (so the notation
     always parses back; ``draw`` is a label after a verb that takes no ``draw N coin M``)."""

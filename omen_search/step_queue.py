@@ -12,26 +12,49 @@ turn itself. Undo restores a snapshot of everything a move can change.
 from __future__ import annotations
 
 import copy
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from omen_search.errors import IllegalMoveError, NotationError
+from omen_search.rng import Rng
 
 
 class StepQueueState:
     """What a step-queue reference engine shares. A game supplies ``MOVE`` (its move class, with
-    ``parse``), ``AUTO_STEPS``, the fields ``todo``, ``phase``, ``active``, ``moves`` and ``_history``,
-    and the methods ``_snapshot`` (a copy of every field a move changes), ``_step_moves(step)`` and
+    ``parse``), ``AUTO_STEPS``, ``DEFAULT_CARDS`` (its built-in card set's loader) and ``CONFIG`` (its
+    configuration class), the field ``active``, and the methods ``_setup`` (the deal), ``_snapshot`` (a copy of every field a move changes), ``_step_moves(step)`` and
     ``_resolve(step, move)`` (the choices inside the queue), ``_turn_moves()`` and ``_turn_move(move)``
     (the moves of the turn itself, with the queue empty)."""
 
     MOVE: ClassVar[Any]
     AUTO_STEPS: ClassVar[tuple[str, ...]]
-    todo: list[tuple]
-    phase: str
+    DEFAULT_CARDS: ClassVar[Any]
+    CONFIG: ClassVar[Any]
     active: int
-    moves: list[Any]
-    _history: list[dict[str, Any]]
     first_ply = 0  # the plies before this state's moves (a position read from an observation)
+
+    def __init__(self, cards: Any, config: Any, seed: int):
+        """What every step-queue game keeps: its card set, configuration and seed, the number of
+        players, the generator that deals, and an empty queue, list of moves and undo history."""
+        self.cards = cards
+        self.config = config
+        self.seed = seed
+        self.n: int = config.players
+        self.rng = Rng(seed)
+        self.phase = "setup"
+        self.todo: list[tuple] = []
+        self.moves: list[Any] = []
+        self._history: list[dict[str, Any]] = []
+
+    @classmethod
+    def new(cls, seed: int = 0, cards: Any = None, config: Any = None) -> Self:
+        """Deal a game (the game's ``_setup``) and run to its first decision: with the built-in card set
+        and the default configuration unless given."""
+        state = cls(cards or cls.DEFAULT_CARDS(), config or cls.CONFIG(), seed)
+        state._setup()
+        return state
+
+    def _setup(self) -> None:
+        raise NotImplementedError  # the game's deal
 
     @property
     def ply(self) -> int:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from omen_search.errors import NotationError
 from omen_search.games.omega.cards import KINDS
-from omen_search.move_notation import check_shape, read_fields
+from omen_search.move_notation import FieldNotation, check_shape
 
 # verb -> the fields it takes, in the order they are written
 VERBS: dict[str, tuple[str, ...]] = {
@@ -50,9 +50,12 @@ MAX_RUNES = 10  # of one kind in one move: an Egregor carries 10 at most
 _RUNES = re.compile(r"([a-z]+)([0-9]+)$")
 
 
-@dataclass(frozen=True)
-class Move:
+@dataclass(frozen=True, repr=False)
+class Move(FieldNotation):
     """One decision of OMEGA. Fields the verb does not take are ``None``."""
+
+    VERBS = VERBS
+    QUOTED = frozenset({"card", "other"})
 
     verb: str
     card: str | None = None
@@ -79,41 +82,21 @@ class Move:
                                        or not 1 <= self.stack <= 99):
             raise NotationError(f"bad stack {self.stack!r}")
 
-    def __str__(self) -> str:
-        parts = [self.verb]
-        for name in VERBS[self.verb]:
-            value = getattr(self, name)
-            if name in ("card", "other"):
-                parts.append(f'"{value}"')
-            elif name == "runes":
-                parts.append(f"{value[0]}{value[1]}")
-            else:
-                parts.append(str(value))
-        return " ".join(parts)
-
-    def __repr__(self) -> str:
-        return f"Move.parse({str(self)!r})"
+    @classmethod
+    def write_field(cls, name: str, value: object) -> str:
+        if name == "runes" and isinstance(value, tuple):
+            return f"{value[0]}{value[1]}"
+        return str(value)
 
     @classmethod
-    def parse(cls, text: str) -> Move:
-        """A move from its notation; raises :class:`NotationError` saying what is wrong."""
-        verb, rest = read_fields(text, VERBS)
-        fields: dict[str, object] = {}
-        for name, quoted, token in rest:
-            if (name in ("card", "other")) != quoted:
-                raise NotationError(f"move {text!r}: {name} {'must' if not quoted else 'must not'} be in quotes")
-            if name == "runes":
-                m = _RUNES.match(token)
-                if m is None:
-                    raise NotationError(f"move {text!r}: expected runes like green2, got {token!r}")
-                fields[name] = (m.group(1), int(m.group(2)))
-            elif name == "stack":
-                if not token.isdigit():
-                    raise NotationError(f"move {text!r}: expected a stack number, got {token!r}")
-                fields[name] = int(token)
-            else:
-                fields[name] = token
-        try:
-            return cls(verb=verb, **fields)  # type: ignore[arg-type]
-        except NotationError as exc:
-            raise NotationError(f"move {text!r}: {exc}") from None
+    def read_field(cls, name: str, token: str, text: str) -> object:
+        if name == "runes":
+            m = _RUNES.match(token)
+            if m is None:
+                raise NotationError(f"move {text!r}: expected runes like green2, got {token!r}")
+            return (m.group(1), int(m.group(2)))
+        if name == "stack":
+            if not token.isdigit():
+                raise NotationError(f"move {text!r}: expected a stack number, got {token!r}")
+            return int(token)
+        return token

@@ -56,13 +56,13 @@ class OmegaState(StepQueueState):
 
     MOVE = Move
     AUTO_STEPS = AUTO_STEPS
+    DEFAULT_CARDS = staticmethod(default_cards)
+    CONFIG = Config
+    cards: CardSet
+    config: Config
 
     def __init__(self, cards: CardSet, config: Config, seed: int):
-        self.cards = cards
-        self.config = config
-        self.seed = seed
-        self.n = config.players
-        self.rng = Rng(seed)
+        super().__init__(cards, config, seed)
         self.bag = list(cards.runes)
         self.altar = [0] * 6
         self.pyramid = [[0] * 6 for _ in range(self.n)]
@@ -86,21 +86,11 @@ class OmegaState(StepQueueState):
         self.used: set[int] = set()  # Egregors whose power was used this turn
         self.announcer: int | None = None
         self.final: list[int] = []  # the players still to play their final turn (O-end-2)
-        self.phase = "setup"
-        self.todo: list[tuple] = []
-        self.moves: list[Move] = []
-        self._history: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ set-up
 
-    @classmethod
-    def new(cls, seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> OmegaState:
-        """Deal a game (O-setup-1 to O-setup-6) and run to the first decision."""
-        state = cls(cards or default_cards(), config or Config(), seed)
-        state._setup()
-        return state
-
     def _setup(self) -> None:
+        """Deal the game (O-setup-1 to O-setup-6) and run to the first decision."""
         for _ in range(ALTAR):  # O-setup-2
             self._bag_to(self.altar)
         self.stack = list(range(len(self.cards.egregors)))  # O-setup-3

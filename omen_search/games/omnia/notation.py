@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from omen_search.errors import NotationError
-from omen_search.move_notation import check_shape, read_fields
+from omen_search.move_notation import FieldNotation, check_shape
 
 # verb -> the fields it takes, in the order they are written
 VERBS: dict[str, tuple[str, ...]] = {
@@ -42,12 +42,16 @@ VERBS: dict[str, tuple[str, ...]] = {
 }
 ZONES = ("hand", "discard")
 MAX_NUMBER = 999
+_PREFIX = {"slot": "#", "seat": "seat", "n": ""}  # the numbers' fields, each written as prefix + number
 
 
 
-@dataclass(frozen=True)
-class Move:
+@dataclass(frozen=True, repr=False)
+class Move(FieldNotation):
     """One decision of OMNIA. Fields the verb does not take are ``None``."""
+
+    VERBS = VERBS
+    QUOTED = frozenset({"card"})
 
     verb: str
     card: str | None = None
@@ -68,32 +72,15 @@ class Move:
         if self.zone is not None and self.zone not in ZONES:
             raise NotationError(f"unknown zone {self.zone!r} (expected one of {', '.join(ZONES)})")
 
-    def __str__(self) -> str:
-        parts = [self.verb]
-        for name in VERBS[self.verb]:
-            value = getattr(self, name)
-            parts.append({"card": f'"{value}"', "slot": f"#{value}", "seat": f"seat{value}"}.get(name, str(value)))
-        return " ".join(parts)
-
-    def __repr__(self) -> str:
-        return f"Move.parse({str(self)!r})"
+    @classmethod
+    def write_field(cls, name: str, value: object) -> str:
+        return f"{_PREFIX.get(name, '')}{value}"
 
     @classmethod
-    def parse(cls, text: str) -> Move:
-        """A move from its notation; raises :class:`NotationError` saying what is wrong."""
-        verb, rest = read_fields(text, VERBS)
-        fields: dict[str, object] = {}
-        for name, quoted, token in rest:
-            if (name == "card") != quoted:
-                raise NotationError(f"move {text!r}: {name} {'must' if not quoted else 'must not'} be in quotes")
-            prefix = {"slot": "#", "seat": "seat", "n": ""}.get(name)
-            if prefix is not None:
-                if not token.startswith(prefix) or not token[len(prefix):].isdigit():
-                    raise NotationError(f"move {text!r}: expected {name} like {prefix}1, got {token!r}")
-                fields[name] = int(token[len(prefix):])
-            else:
-                fields[name] = token
-        try:
-            return cls(verb=verb, **fields)  # type: ignore[arg-type]
-        except NotationError as exc:
-            raise NotationError(f"move {text!r}: {exc}") from None
+    def read_field(cls, name: str, token: str, text: str) -> object:
+        prefix = _PREFIX.get(name)
+        if prefix is None:
+            return token
+        if not token.startswith(prefix) or not token[len(prefix):].isdigit():
+            raise NotationError(f"move {text!r}: expected {name} like {prefix}1, got {token!r}")
+        return int(token[len(prefix):])

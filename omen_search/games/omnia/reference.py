@@ -63,14 +63,14 @@ class OmniaState(StepQueueState):
 
     MOVE = Move
     AUTO_STEPS = AUTO_STEPS
+    DEFAULT_CARDS = staticmethod(default_cards)
+    CONFIG = Config
+    cards: CardSet
+    config: Config
 
     def __init__(self, cards: CardSet, config: Config, seed: int):
-        self.cards = cards
-        self.config = config
-        self.seed = seed
-        self.n = config.players
+        super().__init__(cards, config, seed)
         self.flavor = seat_flavors(cards, config)  # each seat's flavor, by index
-        self.rng = Rng(seed)
         self.design: list[int] = []  # card id -> its design
         self.owner: list[int | None] = []
         self.deck: list[list[int]] = [[] for _ in range(self.n)]  # top last
@@ -94,19 +94,8 @@ class OmniaState(StepQueueState):
         self.uid = 0
         self.active = 0
         self.turns = 0
-        self.phase = "setup"
-        self.todo: list[tuple] = []
-        self.moves: list[Move] = []
-        self._history: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ set-up
-
-    @classmethod
-    def new(cls, seed: int = 0, cards: CardSet | None = None, config: Config | None = None) -> OmniaState:
-        """Deal a game (N-setup-1 to N-setup-6) and run to the first decision."""
-        state = cls(cards or default_cards(), config or Config(), seed)
-        state._setup()
-        return state
 
     def _make(self, design: int, owner: int | None) -> int:
         self.design.append(design)
@@ -114,6 +103,7 @@ class OmniaState(StepQueueState):
         return len(self.design) - 1
 
     def _setup(self) -> None:
+        """Deal the game (N-setup-1 to N-setup-6) and run to the first decision."""
         cards = self.cards
         for f in self.flavor:  # N-setup-2
             name = cards.flavors[f].name

@@ -13,6 +13,13 @@ stopped; a line searched with another budget is searched again. A larger budget 
 more time:
 
     nice -n 10 python3 bench/suite_positions.py --game heir --iterations 1000000 --searches 8
+
+``--deepen GAP`` values again, at the budget given, only the positions already in the file whose
+best move leads the second by more than GAP win-% points (those the suite's "top-1 where the gap is
+over 1 point" can count), and rewrites each in place as soon as it is searched (so a cut run
+resumes too); the other positions keep their reference, and each line says its own budget:
+
+    nice -n 10 python3 bench/suite_positions.py --game heir --iterations 400000 --searches 2 --deepen 0.5
 """
 
 from __future__ import annotations
@@ -30,7 +37,8 @@ from omen_search.bots import bot_seed, make_bot
 from omen_search.files import write_atomic
 from omen_search.game import get_game
 from omen_search.rng import Rng
-from omen_search.suite import DEFAULT_DIR, SUITE_FORMAT, SuitePosition, position_line, reference_moves
+from omen_search.suite import (DEFAULT_DIR, SUITE_FORMAT, SuitePosition, load_suite, position_line,
+                               reference_moves)
 
 BOT = "ismcts:iterations=2000"
 PLAN: dict[str, tuple[int, int, dict[str, Any]]] = {  # games, decisions taken from each, game options
@@ -78,6 +86,26 @@ def kept_lines(path: Path, reference: dict[str, Any]) -> dict[str, str]:
     return kept
 
 
+def deepen(path: Path, budget: dict[str, Any], gap: float) -> None:
+    """Value again, at ``budget``, the positions of ``path`` whose reference gap is over ``gap``
+    points and whose reference is another budget; the file is rewritten after each one."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    positions = load_suite(path, check_moves=False)
+    todo = [i for i, p in enumerate(positions)
+            if p.gap > gap and {k: p.reference.get(k) for k in budget} != budget]
+    print(f"{path}: {len(todo)} of {len(positions)} positions to value again", file=sys.stderr)
+    for n, i in enumerate(todo, 1):
+        old, started = positions[i], time.perf_counter()
+        seed = zlib.crc32(f"{old.id} {budget['iterations']}".encode())
+        moves = reference_moves(old.observation, budget["iterations"], budget["searches"], seed)
+        lines[i] = position_line(SuitePosition(old.id, old.game, old.observation, moves, {**budget, "seed": seed},
+                                               old.source))
+        write_atomic(path, "--out", lambda f: f.writelines(line + "\n" for line in lines))
+        print(f"{n}/{len(todo)} {old.id}: best {old.best.move} {100 * old.best.win_prob:.1f}% (gap {old.gap:.2f}) "
+              f"-> {moves[0].move} {100 * moves[0].win_prob:.1f}% (gap {100 * (moves[0].win_prob - moves[1].win_prob):.2f}), "
+              f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=sorted(PLAN) + ["all"], default="all")
@@ -85,11 +113,16 @@ def main() -> int:
     parser.add_argument("--searches", type=int, default=4, help="independent reference searches per position")
     parser.add_argument("--games", type=int, help="bot games to draw decisions from (default: 12 heir, 10 solo)")
     parser.add_argument("--out", type=Path, default=DEFAULT_DIR, help="the suite folder (default bench/positions)")
+    parser.add_argument("--deepen", type=float, metavar="GAP",
+                        help="value again only the file's positions whose best move leads by more than GAP points")
     args = parser.parse_args()
     for name in sorted(PLAN) if args.game == "all" else [args.game]:
         args.out.mkdir(parents=True, exist_ok=True)
         path = args.out / f"{name}.jsonl"
         budget = {"algorithm": "advisor", "c": 0.7, "searches": args.searches, "iterations": args.iterations}
+        if args.deepen is not None:
+            deepen(path, budget, args.deepen)
+            continue
         kept = kept_lines(path, budget)
         write_atomic(path, "--out", lambda f: f.writelines(line + "\n" for line in kept.values()))
         games, per_game, options = PLAN[name]

@@ -35,7 +35,7 @@ from omen_search.jsonio import parse_json
 from omen_search.limits import WORKERS, check_int
 from omen_search.records import RECORD_FORMAT, record_game, replay
 from omen_search.rng import MASK64, Rng
-from omen_search.search import DEFAULT_MAX_NODES, Limit, MoveStats, new_searches, root_result
+from omen_search.search import ROLLOUTS, DEFAULT_MAX_NODES, Limit, MoveStats, Rollout, new_searches, root_result
 from omen_search.stats import batch_interval
 
 Algorithm = Literal["ismcts", "ismcts-mo"]
@@ -160,6 +160,7 @@ class Advisor:
     exploration constant. With an iteration budget a seed makes the advice reproducible, with any
     number of workers up to :data:`BATCHES` (each search runs its own share of the iterations);
     a time budget is not.
+    ``rollout`` is the searches' playout policy (``mast``: docs/strength.md, "At equal time").
     ``cards`` is the card set of observations and records (None: the built-in set). ``game`` is
     the game of the sources given (None: the game each names, or a state's configuration sets up).
 
@@ -167,7 +168,8 @@ class Advisor:
     """
 
     def __init__(self, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS), algorithm: Algorithm = "ismcts",
-                 seed: int = 0, workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None):
+                 seed: int = 0, workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None,
+                 rollout: Rollout = "random"):
         if not isinstance(limit, Limit):
             raise UsageError(f"limit: must be a Limit, got {limit!r}")
         if algorithm not in ALGORITHMS:
@@ -177,6 +179,9 @@ class Advisor:
         check_int(workers, "workers", WORKERS)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not (math.isfinite(c) and c >= 0):
             raise UsageError(f"c: must be a non-negative number, got {c!r}")
+        if rollout not in ROLLOUTS:
+            raise UsageError(f"rollout: must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        self.rollout = rollout
         self.limit, self.algorithm, self.seed, self.workers, self.c = limit, algorithm, seed, workers, float(c)
         self.cards, self.game = cards, game
         self._searches: list[Any] = []
@@ -207,7 +212,8 @@ class Advisor:
             # a tree grows by at most a node an iteration: with an iteration budget, no bigger than its share
             nodes = DEFAULT_MAX_NODES if self.limit.iterations is None else \
                 min(DEFAULT_MAX_NODES, -(-self.limit.iterations // batches) + 2)
-            searches = new_searches(core, self.c, self.algorithm == "ismcts-mo", self.seed, batches, nodes)
+            searches = new_searches(core, self.c, self.algorithm == "ismcts-mo", self.seed, batches, nodes,
+                                    rollout=self.rollout)
         self._searches = searches
         try:
             if searches:

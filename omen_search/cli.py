@@ -99,6 +99,13 @@ def _add_cards(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cards", metavar="FILE", help="card file (TOML) to use instead of the built-in seed edition")
 
 
+def _add_rollout(p: argparse.ArgumentParser) -> None:
+    from omen_search.search import ROLLOUTS
+
+    p.add_argument("--rollout", choices=ROLLOUTS, default="random",
+                   help="the searches' playouts: uniform random moves, or MAST (docs/strength.md) (default random)")
+
+
 def _flag(option: str) -> str:
     """The command-line flag of a game option: ``first_player`` is ``--first-player``."""
     return "--" + option.replace("_", "-")
@@ -456,7 +463,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
         moves = source.get("moves", [])  # not a list: replaying the record names the field
         ply = args.ply if args.ply is not None else len(moves) if isinstance(moves, list) else 0
     limit = _limit(args, ADVICE_ITERATIONS)
-    advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=game.load_cards(args.cards))
+    advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=game.load_cards(args.cards),
+                      rollout=args.rollout)
     total = limit.iterations if limit.iterations is not None else limit.seconds
     unit = "it" if limit.iterations is not None else "s"
     with tqdm(total=total, unit=unit, desc="searching", file=sys.stderr, delay=1.0, disable=args.quiet or None,
@@ -540,7 +548,8 @@ def cmd_engine(args: argparse.Namespace) -> int:
 def cmd_suite(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from omen_search.suite import describe_results, load_suite, parse_budgets, run_suite, suite_files
+    from omen_search.suite import (describe_references, describe_results, load_suite, parse_budgets, references,
+                                   run_suite, suite_files)
 
     if args.budgets is not None:
         limits = parse_budgets(args.budgets)
@@ -551,17 +560,17 @@ def cmd_suite(args: argparse.Namespace) -> int:
     with tqdm(total=sum(len(p) for _, p in suites) * len(limits), unit="position", desc="advising", file=sys.stderr,
               delay=1.0, disable=args.quiet or None) as bar:
         for path, positions in suites:
-            results = run_suite(positions, limits, args.seed, args.workers, on_position=lambda: bar.update(1))
+            results = run_suite(positions, limits, args.seed, args.workers, on_position=lambda: bar.update(1),
+                                rollout=args.rollout)
             report.append((path, positions, results))
     if args.json:
         print(json.dumps({"games": [{"game": positions[0].game, "file": str(path), "positions": len(positions),
-                                     "reference": positions[0].reference, "budgets": [r.to_dict() for r in results]}
+                                     "references": references(positions), "budgets": [r.to_dict() for r in results]}
                                     for path, positions, results in report]}))
         return 0
     for path, positions, results in report:
-        ref = positions[0].reference
-        print(f"{positions[0].game}: {len(positions)} positions of {path.name} (reference: {ref.get('searches')} runs "
-              f"of {ref.get('iterations')} iterations); regret in win-% points")
+        print(f"{positions[0].game}: {len(positions)} positions of {path.name} (reference: "
+              f"{describe_references(positions)}); regret in win-% points")
         print(describe_results(results))
     return 0
 
@@ -724,6 +733,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_workers, default=1,
                    help="threads for the 8 independent searches (W searches if W > 8) (default 1)")
     p.add_argument("--algorithm", choices=("ismcts", "ismcts-mo"), default="ismcts", help="SO- or MO-ISMCTS")
+    _add_rollout(p)
     _add_cards(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -778,6 +788,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--first", type=_positive, metavar="K", help="only the first K positions of each file")
     p.add_argument("--seed", type=_seed, default=0, help="the advisor's seed (default 0)")
     p.add_argument("--workers", type=_workers, default=1, help="threads of each advice (default 1)")
+    _add_rollout(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_suite)

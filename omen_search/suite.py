@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,7 @@ import numpy as np
 from omen_search.errors import FormatError, UsageError
 from omen_search.game import get_game, named_game
 from omen_search.jsonio import parse_json
-from omen_search.search import Limit, worker_seeds
+from omen_search.search import Limit, Rollout, worker_seeds
 
 SUITE_FORMAT = "omen-suite/1"
 SEPARATION = 1.0  # win-% points: a best move further ahead than this is "clearly" best
@@ -267,9 +268,9 @@ def budget_name(limit: Limit) -> str:
 
 
 def run_suite(positions: Iterable[SuitePosition], limits: list[Limit], seed: int = 0, workers: int = 1,
-              on_position: Callable[[], None] | None = None) -> list[BudgetResult]:
-    """The advisor at each budget of ``limits`` on every position; ``on_position`` is called after
-    each (position, budget) for progress."""
+              on_position: Callable[[], None] | None = None, rollout: Rollout = "random") -> list[BudgetResult]:
+    """The advisor (with ``rollout`` playouts) at each budget of ``limits`` on every position;
+    ``on_position`` is called after each (position, budget) for progress."""
     from omen_search.advisor import Advisor
 
     positions = list(positions)
@@ -277,7 +278,7 @@ def run_suite(positions: Iterable[SuitePosition], limits: list[Limit], seed: int
     for limit in limits:
         regrets, agrees, separated, seconds = [], [], [], []
         for position in positions:
-            advice = Advisor(limit, seed=seed, workers=workers, game=get_game(position.game)).advise(
+            advice = Advisor(limit, seed=seed, workers=workers, game=get_game(position.game), rollout=rollout).advise(
                 position.observation)
             regrets.append(position.regret(str(advice.best.move)))
             agrees.append(regrets[-1] == 0)  # a move tied with the best (the same value) is a best move too
@@ -287,6 +288,21 @@ def run_suite(positions: Iterable[SuitePosition], limits: list[Limit], seed: int
                 on_position()
         results.append(summarize(budget_name(limit), regrets, agrees, separated, seconds))
     return results
+
+
+def references(positions: list[SuitePosition]) -> list[dict[str, Any]]:
+    """The reference budgets of a suite, deepest first, each with how many positions it values
+    (a suite deepened where it matters mixes them: bench/suite_positions.py ``--deepen``)."""
+    counts = Counter((p.reference.get("searches"), p.reference.get("iterations")) for p in positions)
+    return [{"searches": searches, "iterations": iterations, "positions": n}
+            for (searches, iterations), n in sorted(counts.items(), key=lambda kv: -((kv[0][0] or 0) * (kv[0][1] or 0)))]
+
+
+def describe_references(positions: list[SuitePosition]) -> str:
+    """``4 runs of 25000 iterations`` for each reference budget of the suite, with its count if several."""
+    refs = references(positions)
+    return "; ".join(f"{r['searches']} runs of {r['iterations']} iterations"
+                     + (f" for {r['positions']} position{'s' if r['positions'] != 1 else ''}" if len(refs) > 1 else "") for r in refs)
 
 
 def describe_results(results: list[BudgetResult]) -> str:

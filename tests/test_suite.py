@@ -150,6 +150,26 @@ def test_the_advisor_finds_the_move_that_wins_the_war(tmp_path):
     assert result.separated == 1 and result.separated_agreement == 1
 
 
+def test_the_advisor_with_mast_playouts_is_measured_alike(tmp_path):
+    positions = load_suite(write_suite(tmp_path, war_line()))
+    result, = run_suite(positions, [Limit(iterations=800)], seed=1, rollout="mast")
+    assert result.agreement == 1 and result.mean_regret == 0
+    with pytest.raises(UsageError, match="rollout: must be one of random, mast, got 'greedy'"):
+        run_suite(positions, [Limit(iterations=800)], rollout="greedy")  # type: ignore[arg-type]
+
+
+def test_a_suite_deepened_in_part_names_each_reference_budget(tmp_path, capsys):
+    deep = {**war_line("deep"), "reference": {"algorithm": "advisor", "searches": 2, "iterations": 400000}}
+    write_suite(tmp_path, war_line(), deep)
+    status, out, _ = run(capsys, "suite", "--positions", str(tmp_path), "--iterations", "300", "--quiet")
+    assert status == 0
+    assert ("(reference: 2 runs of 400000 iterations for 1 position; 2 runs of 100 iterations for 1 position)"
+            in out.splitlines()[0])
+    status, out, _ = run(capsys, "suite", "--positions", str(tmp_path), "--iterations", "300", "--quiet", "--json")
+    assert json.loads(out)["games"][0]["references"] == [
+        {"searches": 2, "iterations": 400000, "positions": 1}, {"searches": 2, "iterations": 100, "positions": 1}]
+
+
 def test_the_command_prints_the_curve(tmp_path, capsys):
     write_suite(tmp_path, war_line())
     status, out, _ = run(capsys, "suite", "--positions", str(tmp_path), "--budgets", "300,600", "--quiet", "--json")

@@ -32,7 +32,7 @@ from typing import Any, Literal
 from omen_search.errors import FormatError, UsageError
 from omen_search.game import Game, game_of, named_game
 from omen_search.jsonio import parse_json
-from omen_search.limits import WORKERS, check_int
+from omen_search.limits import ITERATIONS, WORKERS, check_int
 from omen_search.records import RECORD_FORMAT, record_game, replay
 from omen_search.rng import MASK64, Rng
 from omen_search.search import ROLLOUTS, DEFAULT_MAX_NODES, Limit, MoveStats, Rollout, new_searches, root_result
@@ -161,6 +161,8 @@ class Advisor:
     number of workers up to :data:`BATCHES` (each search runs its own share of the iterations);
     a time budget is not.
     ``rollout`` is the searches' playout policy (``mast``: docs/strength.md, "At equal time").
+    ``settle`` (with an iteration budget) searches on, the same trees doubling their iterations, up
+    to ``settle`` iterations in all, until the best move is :func:`settled`.
     ``cards`` is the card set of observations and records (None: the built-in set). ``game`` is
     the game of the sources given (None: the game each names, or a state's configuration sets up).
 
@@ -169,9 +171,16 @@ class Advisor:
 
     def __init__(self, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS), algorithm: Algorithm = "ismcts",
                  seed: int = 0, workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None,
-                 rollout: Rollout = "random"):
+                 rollout: Rollout = "random", settle: int | None = None):
         if not isinstance(limit, Limit):
             raise UsageError(f"limit: must be a Limit, got {limit!r}")
+        if settle is not None:
+            check_int(settle, "settle", ITERATIONS)
+            if limit.iterations is None or limit.seconds is not None:
+                raise UsageError("settle: goes with an iteration budget, not with a time budget")
+            if settle < limit.iterations:
+                raise UsageError(f"settle: at least the budget's {limit.iterations} iterations, got {settle}")
+        self.settle = settle
         if algorithm not in ALGORITHMS:
             raise UsageError(f"algorithm: unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
@@ -210,15 +219,20 @@ class Advisor:
         if len(core.legal_move_ids()) > 1:
             batches = max(BATCHES, self.workers)
             # a tree grows by at most a node an iteration: with an iteration budget, no bigger than its share
-            nodes = DEFAULT_MAX_NODES if self.limit.iterations is None else \
-                min(DEFAULT_MAX_NODES, -(-self.limit.iterations // batches) + 2)
+            most = self.settle or self.limit.iterations
+            nodes = DEFAULT_MAX_NODES if most is None else min(DEFAULT_MAX_NODES, -(-most // batches) + 2)
             searches = new_searches(core, self.c, self.algorithm == "ismcts-mo", self.seed, batches, nodes,
                                     rollout=self.rollout)
         self._searches = searches
         try:
-            if searches:
-                self._search(searches, started, game, core, pov, rng, on_progress if report_every else None,
+            total = self.limit.iterations
+            while searches:
+                self._search(searches, total, started, game, core, pov, rng, on_progress if report_every else None,
                              report_every or 0.0)
+                if (self._stopped or total is None or self.settle is None or total >= self.settle
+                        or settled(self._advice(game, core, pov, searches, started, rng, final=False).moves)):
+                    break
+                total = min(self.settle, 2 * total)
             return self._advice(game, core, pov, searches, started, rng, final=True)
         finally:
             self._searches = []
@@ -234,13 +248,12 @@ class Advisor:
 
     # -- inside
 
-    def _search(self, searches: list[Any], started: float, game: Game, core: Any, pov: int, rng: Rng,
-                on_progress: Callable[[Advice], bool | None] | None, report_every: float) -> None:
-        """Run the searches to the budget in slices of at most SLICE seconds (so that a stop is never
+    def _search(self, searches: list[Any], total: int | None, started: float, game: Game, core: Any, pov: int,
+                rng: Rng, on_progress: Callable[[Advice], bool | None] | None, report_every: float) -> None:
+        """Run the searches to ``total`` iterations in all (None: to the time budget) in slices of at most SLICE seconds (so that a stop is never
         lost for long, and progress can be reported), ``workers`` at a time, each search getting an
         equal share of a slice. Each search has its own share of an iteration budget, so the result
         does not depend on how the time was sliced."""
-        total = self.limit.iterations
         targets = ([total // len(searches) + (i < total % len(searches)) for i in range(len(searches))]
                    if total is not None else None)
         deadline = None if self.limit.seconds is None else started + self.limit.seconds
@@ -346,6 +359,18 @@ def separated(moves: list[MoveAdvice], legal: int) -> bool:
         return False
     first, second = moves[0], moves[1]
     return first.win_prob_low > second.win_prob_high or second.win_prob_low > first.win_prob_high
+
+
+def settled(moves: tuple[MoveAdvice, ...] | list[MoveAdvice]) -> bool:
+    """Whether more search would hardly change the advice: the best move is told apart from the
+    next (their 95% intervals do not overlap), or the two are so close, each known to within less
+    than a point, that choosing either loses under a point of win %."""
+    if len(moves) < 2 or not (moves[0].visits and moves[1].visits):
+        return len(moves) == 1
+    first, second = moves[0], moves[1]
+    apart = first.win_prob_low > second.win_prob_high or second.win_prob_low > first.win_prob_high
+    worst = max(first.win_prob_high, second.win_prob_high) - min(first.win_prob_low, second.win_prob_low)
+    return apart or worst < 0.01
 
 
 def _line(game: Game, core: Any, pov: int, stats: MoveStats, rng: Rng, tries: int = 16) -> tuple[PvStep, ...]:

@@ -100,10 +100,14 @@ def _add_cards(p: argparse.ArgumentParser) -> None:
 
 
 def _add_rollout(p: argparse.ArgumentParser) -> None:
+    """The advisor's search options beyond its budget: its playouts, and searching on until settled."""
     from omen_search.search import ROLLOUTS
 
     p.add_argument("--rollout", choices=ROLLOUTS, default="random",
                    help="the searches' playouts: uniform random moves, or MAST (docs/strength.md) (default random)")
+    p.add_argument("--settle", type=_iterations, metavar="N",
+                   help="with an iteration budget: search on, doubling, up to N iterations until the best move is "
+                        "told apart from the next or both are within a point (docs/advice.md)")
 
 
 def _flag(option: str) -> str:
@@ -464,7 +468,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         ply = args.ply if args.ply is not None else len(moves) if isinstance(moves, list) else 0
     limit = _limit(args, ADVICE_ITERATIONS)
     advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=game.load_cards(args.cards),
-                      rollout=args.rollout)
+                      rollout=args.rollout, settle=args.settle)
     total = limit.iterations if limit.iterations is not None else limit.seconds
     unit = "it" if limit.iterations is not None else "s"
     with tqdm(total=total, unit=unit, desc="searching", file=sys.stderr, delay=1.0, disable=args.quiet or None,
@@ -561,7 +565,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
               delay=1.0, disable=args.quiet or None) as bar:
         for path, positions in suites:
             results = run_suite(positions, limits, args.seed, args.workers, on_position=lambda: bar.update(1),
-                                rollout=args.rollout)
+                                rollout=args.rollout, settle=args.settle)
             report.append((path, positions, results))
     if args.json:
         print(json.dumps({"games": [{"game": positions[0].game, "file": str(path), "positions": len(positions),

@@ -268,9 +268,11 @@ def budget_name(limit: Limit) -> str:
 
 
 def run_suite(positions: Iterable[SuitePosition], limits: list[Limit], seed: int = 0, workers: int = 1,
-              on_position: Callable[[], None] | None = None, rollout: Rollout = "random") -> list[BudgetResult]:
-    """The advisor (with ``rollout`` playouts) at each budget of ``limits`` on every position;
-    ``on_position`` is called after each (position, budget) for progress."""
+              on_position: Callable[[], None] | None = None, rollout: Rollout = "random",
+              settle: int | None = None) -> list[BudgetResult]:
+    """The advisor (with ``rollout`` playouts, searching on up to ``settle`` iterations until its best
+    move is settled) at each budget of ``limits`` on every position; ``on_position`` is called after
+    each (position, budget) for progress."""
     from omen_search.advisor import Advisor
 
     positions = list(positions)
@@ -278,7 +280,8 @@ def run_suite(positions: Iterable[SuitePosition], limits: list[Limit], seed: int
     for limit in limits:
         regrets, agrees, separated, seconds = [], [], [], []
         for position in positions:
-            advice = Advisor(limit, seed=seed, workers=workers, game=get_game(position.game), rollout=rollout).advise(
+            advice = Advisor(limit, seed=seed, workers=workers, game=get_game(position.game), rollout=rollout,
+                             settle=settle).advise(
                 position.observation)
             regrets.append(position.regret(str(advice.best.move)))
             agrees.append(regrets[-1] == 0)  # a move tied with the best (the same value) is a best move too

@@ -24,7 +24,8 @@ import pytest
 
 from omen_search._core import CoreState
 import omen_search.advisor
-from omen_search.advisor import BATCHES, NOT_SEPARATED, Advice, Advisor, MoveAdvice, describe_advice, separated
+from omen_search.advisor import (BATCHES, NOT_SEPARATED, Advice, Advisor, MoveAdvice, describe_advice, separated,
+                                 settled)
 from omen_search.games.heir.game import HIDDEN_EMISSARY
 from omen_search.cli import main
 import omen_search.engine_protocol
@@ -359,6 +360,53 @@ def test_separated_means_the_two_best_moves_intervals_are_apart(moves, legal, ex
                     separated=expected)
     assert advice.to_dict()["separated"] is expected
     assert (NOT_SEPARATED in describe_advice(advice)) is not expected
+
+
+@pytest.mark.parametrize("moves, expected", [
+    ([_move("a", 0.60, 0.70), _move("b", 0.40, 0.55)], True),  # apart
+    ([_move("a", 0.60, 0.70), _move("b", 0.55, 0.65)], False),  # overlap, and a choice could cost 15 points
+    ([_move("a", 0.600, 0.608), _move("b", 0.599, 0.607)], True),  # together within 0.9 of a point
+    ([_move("a", 0.600, 0.612), _move("b", 0.599, 0.607)], False),  # within 1.3 points: not yet
+    ([_move("a", math.nan, math.nan, visits=0)], True),  # forced
+])
+def test_settled_means_apart_or_within_a_point(moves, expected):
+    assert settled(moves) is expected
+
+
+def test_settle_searches_on_until_the_best_move_is_settled(example_observation):
+    """docs/examples/advice-observation.json's two best moves overlap at 2,000 iterations: with
+    ``settle`` the same trees search on, doubling, until they are apart (or the cap), the same
+    with the same seed; the deciding war of the hand-written example is settled at once."""
+    observation = json.loads((EXAMPLES / "advice-observation.json").read_text(encoding="utf-8"))
+    plain = Advisor(Limit(iterations=2000), seed=0).advise(observation)
+    assert not plain.separated
+    settling = Advisor(Limit(iterations=2000), seed=0, settle=16000)
+    first, again = settling.advise(observation), settling.advise(observation)
+    assert first.iterations in (4000, 8000, 16000) and (settled(first.moves) or first.iterations == 16000)
+    assert first.to_dict() == again.to_dict()
+    capped = Advisor(Limit(iterations=2000), seed=0, settle=4000).advise(observation)
+    assert capped.iterations == 4000
+    handwritten = json.loads((EXAMPLES / "advice-handwritten.json").read_text(encoding="utf-8"))
+    assert Advisor(Limit(iterations=2000), seed=0, settle=16000).advise(handwritten).iterations == 2000
+
+
+def test_the_command_settles_and_says_how_far_it_searched(capsys):
+    path = str(EXAMPLES / "advice-observation.json")
+    status, out, _ = run(capsys, "advise", "--observation", path, "--iterations", "2000", "--settle", "16000",
+                         "--quiet", "--json")
+    assert status == 0 and json.loads(out)["iterations"] in (4000, 8000, 16000)
+    assert_one_line_error(*run(capsys, "advise", "--observation", path, "--seconds", "0.1", "--settle", "9000",
+                               "--quiet"), "settle: goes with an iteration budget")
+
+
+@pytest.mark.parametrize("limit, settle, words", [
+    (Limit(seconds=0.1), 5000, "settle: goes with an iteration budget, not with a time budget"),
+    (Limit(iterations=2000), 1000, "settle: at least the budget's 2000 iterations, got 1000"),
+    (Limit(iterations=2000), 0, "settle"),
+])
+def test_a_bad_settle_is_refused(limit, settle, words):
+    with pytest.raises(UsageError, match=words):
+        Advisor(limit, settle=settle)
 
 
 def test_two_seeds_give_overlapping_intervals(example_observation):

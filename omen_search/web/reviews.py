@@ -17,6 +17,7 @@ import secrets
 import threading
 from typing import Any, Literal
 
+from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import (AnalysisStopped, Decision, Estimate, GameReview, analyze_game,
                                   label_of, points_lost, seen_position, value_of_move)
 from omen_search.errors import IllegalMoveError, NotationError, UsageError, shown
@@ -29,7 +30,7 @@ from omen_search.web.jobs import Searches
 from omen_search.web.sessions import HUMAN, Store, TurnError, Versioned
 from omen_search.web.views import move_choices
 
-DEFAULT_REVIEW_ITERATIONS = 1000  # per search: a 60-decision game of Heir in some ten seconds on two cores
+DEFAULT_REVIEW_ITERATIONS = ANALYZE_ITERATIONS  # per search: the budget the accuracy is calibrated at (docs/analysis.md)
 MAX_REVIEW_ITERATIONS = 100_000
 ReviewStatus = Literal["analysing", "done", "stopped", "failed"]
 

@@ -98,25 +98,12 @@ class ObservationVector(SegmentLayout):
 
     def encode(self, observation: dict[str, Any],
                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
-        """The vector of ``observation`` (the dict of ``observation(p)``), written into ``out`` if
-        given (``size`` ``float32`` numbers) and returned."""
-        v = np.zeros(self.size, np.float32) if out is None else out
-        v[:] = 0
+        """One seat's ``observation(p)`` as numbers, in ``out`` (cleared first) or a new vector."""
         o = observation
-        n, me = o["players_count"], o["player"]
+        w = self.writer(out, o["player"], o["players_count"])
+        v, at, slot, one_hot = w.v, w.at, w.slot, w.one_hot
         D, K = len(self._designs), len(self._flavors)
         designs = self._designs
-
-        def at(segment: str, index: int, value: float = 1.0) -> None:
-            v[self.layout[segment][0] + index] += value
-
-        def slot(seat: int | None) -> int | None:
-            return None if seat is None else (seat - me) % n
-
-        def one_hot(segment: str, seat: int | None) -> None:
-            r = slot(seat)
-            if r is not None:
-                at(segment, r)
 
         def size(cards: list[str] | int) -> int:
             return cards if isinstance(cards, int) else len(cards)

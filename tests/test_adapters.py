@@ -555,6 +555,16 @@ def _adapter(name):
     return get_game(name).adapter()
 
 
+def test_doctests_of_what_the_game_adapters_share():
+    import doctest
+
+    from omen_search import action_space, vector_layout
+
+    for module in (action_space, vector_layout):
+        failed, attempted = doctest.testmod(module)
+        assert attempted > 0 and failed == 0, module.__name__
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_doctests_of_the_n_player_adapters_and_encodings(family):
     import doctest

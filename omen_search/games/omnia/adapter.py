@@ -29,8 +29,9 @@ from omen_search.games.omnia.reference import seat_flavors
 from omen_search.games.omnia.rules import DEFAULT_MAX_TURNS, MAX_TURNS, Config
 from omen_search.games.omnia.vectors import ObservationVector
 
-# plies a turn, a generous bound for max_game_length: random games take about 6 a turn (a turn is
-# a run of small moves and of the others' priority passes, each spending a card or some source)
+# plies a turn, a generous bound for max_game_length: random games take 3.3 a turn on average and
+# at most 25 in 300 games (a turn is a run of small moves and of the others' priority passes, each
+# spending a card or some source)
 PLIES_PER_TURN = 400
 
 

@@ -72,14 +72,14 @@ _PER_DESIGN = ("discard", "field", "field_atk", "field_def", "field_damage", "fi
 
 
 class ObservationVector(SegmentLayout):
-    """The encoding for one card set: :attr:`size` numbers, segment ``name`` at
-    ``layout[name] = (start, length)``.
+    """OMNIA's vector for one card set, whose designs and flavors fix the segments' lengths.
 
     >>> from omen_search._omnia_core import CoreState
     >>> from omen_search.games.omnia.cards import default_cards
-    >>> encoder, state = ObservationVector(default_cards()), CoreState.new(seed=1)
-    >>> vector = encoder.encode(state.observation(0))
-    >>> encoder.size, int(vector[encoder.slice("my_hand")].sum()) == len(state.hand[0])
+    >>> game = CoreState.new(seed=1)
+    >>> seen = ObservationVector(default_cards())
+    >>> hand = seen.encode(game.observation(0))[seen.slice("my_hand")]
+    >>> seen.size, int(hand.sum()) == len(game.hand[0])
     (1955, True)
     """
 

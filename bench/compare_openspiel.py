@@ -1,12 +1,13 @@
 """Our ISMCTS on the Cython core beside OpenSpiel's ISMCTSBot on the OpenSpiel adapter, and our
 core's random playouts beside OpenSpiel's C++ card games, in one run.
 
-    python3 bench/compare_openspiel.py [--game heir|reign-of-war|omega|omega-3|omega-4] [--games 200]
-                                       [--seconds 0.05] [--workers 2] [--json]
+    python3 bench/compare_openspiel.py [--game heir|reign-of-war|omega|omega-3|omega-4|omnia|omnia-3|omnia-4]
+                                       [--games 200] [--seconds 0.05] [--workers 2] [--json]
 
 ``--game`` (default ``heir``) is the game compared: Heir to the Dunes (``omen_heir``), Reign of War
-(``omen_reign``) or OMEGA for 2, 3 or 4 players (``omen_omega``, ``omen_omega_3``, ``omen_omega_4``),
-on the built-in cards and default options.
+(``omen_reign``), OMEGA for 2, 3 or 4 players (``omen_omega``, ``omen_omega_3``, ``omen_omega_4``) or
+OMNIA for 2, 3 or 4 players (``omen_omnia``, ``omen_omnia_3``, ``omen_omnia_4``), on the built-in cards
+and default options.
 
 1. **Search speed.** ISMCTS iterations per second of each from the same positions (the first
    decision of deals 0-4 of the game) and the ratio. OpenSpiel's C++ ``pyspiel.ISMCTSBot`` is
@@ -64,7 +65,7 @@ from omen_search.game import get_game  # noqa: E402
 from omen_search.search import Limit, ismcts  # noqa: E402
 from omen_search.stats import wilson  # noqa: E402
 
-GAMES = ("heir", "reign-of-war", "omega", "omega-3", "omega-4")  # the games compared, each with an OpenSpiel name
+GAMES = ("heir", "reign-of-war", "omega", "omega-3", "omega-4", "omnia", "omnia-3", "omnia-4")  # the games compared, each with an OpenSpiel name
 POSITIONS = range(5)  # deals whose first decision is searched in part 1
 CARD_GAMES = ("hearts", "dou_dizhu", "crazy_eights")
 UCT_C = 0.7  # our exploration constant (the default of ``ismcts``), for rewards 0..1

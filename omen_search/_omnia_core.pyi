@@ -11,6 +11,8 @@ from omen_search.games.omnia.reference import OmniaState
 from omen_search.games.omnia.rules import Config
 
 STEP_NAMES: tuple[str, ...]
+KINDS: tuple[str, ...]
+PHASES: tuple[str, ...]
 
 class CoreTables:
     cards: CardSet

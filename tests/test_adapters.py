@@ -1,7 +1,8 @@
 """The ecosystem adapters: Heir's action space and observation encoding, the games as OpenSpiel
-games and PettingZoo AEC environments (Heir, OMEGA for 2, 3 and 4 players, and the three-player toy
-game "tricks" of tests/toy_game, which must play through them as any registered game), and the
-OpenSpiel side-by-side script (smoke run)."""
+games and PettingZoo AEC environments (Heir, OMEGA and OMNIA for 2, 3 and 4 players, the same tests
+for both, and the three-player toy game "tricks" of tests/toy_game, which must play through them as
+any registered game), and the OpenSpiel side-by-side script (smoke run). OMNIA's own action space
+and encoding checks are in tests/test_omnia_adapter.py."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -331,10 +335,11 @@ def test_every_game_with_an_adapter_has_an_openspiel_name(pyspiel):
     from omen_search.adapters.spec import GameAdapter
     from omen_search.game import get_game
 
-    names = ("omen_heir", "omen_heir_solo", "omen_reign", "omen_omega", "omen_omega_3", "omen_omega_4")
+    names = ("omen_heir", "omen_heir_solo", "omen_reign", "omen_omega", "omen_omega_3", "omen_omega_4",
+             "omen_omnia", "omen_omnia_3", "omen_omnia_4")
     assert set(names) <= set(GAMES) <= set(pyspiel.registered_names())
-    assert [pyspiel.load_game(name).num_players() for name in names] == [2, 1, 2, 2, 3, 4]
-    for name in ("heir", "heir-solo", "reign-of-war", "omega", "omega-3", "omega-4"):
+    assert [pyspiel.load_game(name).num_players() for name in names] == [2, 1, 2, 2, 3, 4, 2, 3, 4]
+    for name in ("heir", "heir-solo", "reign-of-war", *N_PLAYER_GAMES):
         assert isinstance(get_game(name).adapter(), GameAdapter)
 
 
@@ -509,32 +514,73 @@ def test_pettingzoo_toy_game_masks_observations_and_rewards(pettingzoo_env, tric
     assert sum(final.values()) == pytest.approx(1.0)
 
 
-# ---------------------------------------------------------------------- OMEGA, 2 to 4 players
-
-OMEGA_GAMES = ("omega", "omega-3", "omega-4")
+# ------------------------------------------------- N-player games: OMEGA and OMNIA, 2 to 4 players
 
 
-def _omega_adapter(name):
+@dataclass(frozen=True)
+class Family:
+    """What the generic tests need to know of a family played by 2 to 4 (the rest is its adapter's):
+    the segment of a seat's own hidden cards and their count in the core, what a re-deal changes
+    (for some player count, from some seat), and what a public view must not show."""
+
+    name: str
+    modules: tuple[str, ...]  # modules whose doctests run
+    mine: str
+    held: Callable[[Any, int], int]
+    hidden: Callable[[Any], Hashable]
+    public_zero: tuple[str, ...]
+    public_seat: Callable[[dict[str, Any]], bool]  # a seat of a public view shows nothing private
+
+
+FAMILIES = {
+    "omega": Family("omega", ("omega.adapter", "omega.vectors"), "my_pyramid", lambda core, p: sum(core.pyramid[p]),
+                    lambda core: tuple(map(tuple, core.pyramid)), ("my_pyramid", "known"),
+                    lambda seat: set(seat["pyramid"]) == {"size"}),
+    "omnia": Family("omnia", ("omnia.adapter", "omnia.vectors", "omnia.actions"), "my_hand",
+                    lambda core, p: len(core.hand[p]), lambda core: tuple(map(tuple, core.hand)),
+                    ("my_hand", "my_primed"),
+                    lambda seat: isinstance(seat["hand"], int) and isinstance(seat["primed"], int)),
+}
+COUNTS = ((2, ""), (3, "-3"), (4, "-4"))
+N_PLAYER_GAMES = tuple(f"{family}{suffix}" for family in FAMILIES for _, suffix in COUNTS)
+
+
+def _family(name: str) -> Family:
+    return FAMILIES[name.split("-")[0]]
+
+
+def _adapter(name):
     from omen_search.game import get_game
 
     return get_game(name).adapter()
 
 
-def test_doctests_of_omegas_adapter_and_encoding():
+def test_doctests_of_what_the_game_adapters_share():
     import doctest
 
-    from omen_search.games.omega import adapter, vectors
+    from omen_search import action_space, vector_layout
 
-    for module in (adapter, vectors):
+    for module in (action_space, vector_layout):
         failed, attempted = doctest.testmod(module)
-        assert attempted > 0 and failed == 0
+        assert attempted > 0 and failed == 0, module.__name__
 
 
-@pytest.mark.parametrize("name", OMEGA_GAMES)
-def test_omega_moves_have_one_action_each_and_the_vector_is_what_the_seat_sees(name):
+@pytest.mark.parametrize("family", FAMILIES)
+def test_doctests_of_the_n_player_adapters_and_encodings(family):
+    import doctest
+    import importlib
+
+    for name in FAMILIES[family].modules:
+        failed, attempted = doctest.testmod(importlib.import_module(f"omen_search.games.{name}"))
+        assert attempted > 0 and failed == 0, name
+
+
+@pytest.mark.parametrize("name", N_PLAYER_GAMES)
+def test_moves_have_one_action_each_and_the_vector_is_what_the_seat_sees(name):
     """Every legal move has its own action and comes back; re-dealing what a seat cannot see leaves
-    its vector alone; its own Pyramid is in it; a stored state plays on as the original."""
-    adapter = _omega_adapter(name)
+    its vector alone (the vector shows no hidden card); its own hidden cards are in it; a stored
+    state plays on as the original."""
+    adapter, family = _adapter(name), _family(name)
     layout = adapter.observation_layout
     for seed in range(3):
         core = adapter.new_core(seed, adapter.config({}))
@@ -547,7 +593,7 @@ def test_omega_moves_have_one_action_each_and_the_vector_is_what_the_seat_sees(n
             if rng.random() < 0.1:
                 for p in range(core.n):
                     vector = adapter.encode(core.observation(p))
-                    assert vector[layout["my_pyramid"]].sum() == sum(core.pyramid[p])
+                    assert vector[layout[family.mine]].sum() == family.held(core, p)
                     assert (adapter.encode(core.determinized(p, rng.randrange(2**32)).observation(p)) == vector).all()
                 copy = adapter.deserialize(adapter.serialize(core))
                 assert copy.observation(0) == core.observation(0) and copy.playout(seed) == core.clone().playout(seed)
@@ -555,8 +601,9 @@ def test_omega_moves_have_one_action_each_and_the_vector_is_what_the_seat_sees(n
         assert sum(adapter.returns(core)) == pytest.approx(1.0)
 
 
-def test_omega_encoding_layout_tiles_the_vector_and_actions_outside_are_refused():
-    adapter = _omega_adapter("omega-4")
+@pytest.mark.parametrize("name", ("omega-4", "omnia-4"))
+def test_the_encoding_layout_tiles_the_vector_and_actions_outside_are_refused(name):
+    adapter = _adapter(name)
     slices = sorted(adapter.observation_layout.values(), key=lambda s: s.start)
     assert slices[0].start == 0 and slices[-1].stop == adapter.observation_size
     assert all(a.stop == b.start for a, b in zip(slices, slices[1:]))
@@ -565,40 +612,43 @@ def test_omega_encoding_layout_tiles_the_vector_and_actions_outside_are_refused(
             adapter.move_id_of(action)
 
 
-@pytest.mark.parametrize("name, players", [("omen_omega", 2), ("omen_omega_3", 3), ("omen_omega_4", 4)])
-def test_omega_through_openspiel_random_simulations(pyspiel, name, players):
+@pytest.mark.parametrize("name", N_PLAYER_GAMES)
+def test_n_player_games_through_openspiel_random_simulations(pyspiel, name):
     """OpenSpiel's own checks (legal actions, clones, returns adding up to 1, strings, serialisation)."""
-    game = pyspiel.load_game(name, {"first_player": players - 1})
+    players = _adapter(name).players
+    game = pyspiel.load_game("omen_" + name.replace("-", "_"), {"first_player": players - 1})
     assert game.num_players() == players and game.utility_sum() == 1.0
     assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
-def test_omega_openspiel_resamples_serialises_and_observes(pyspiel):
+@pytest.mark.parametrize("family", FAMILIES)
+def test_openspiel_resamples_serialises_and_observes(pyspiel, family):
     """Three players: a re-dealt world looks the same to the player (strings, tensor, legal moves),
-    other Pyramids change; a state read back (a re-dealt one too) plays on as the original; the
-    public observer gives one string from every seat and no rune of any Pyramid."""
+    what it cannot see changes; a state read back (a re-dealt one too) plays on as the original; the
+    public observer gives one string from every seat and shows nothing private."""
     from open_spiel.python.observation import make_observation
 
-    game = pyspiel.load_game("omen_omega_3")
+    spec = FAMILIES[family]
+    game = pyspiel.load_game(f"omen_{family}_3")
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     rng = random.Random(3)
     state = _dealt_and_played(game, 3, 12, rng)
-    pyramids = set()
+    hidden = set()
     for _ in range(4):
         player = state.current_player()
         world = state.resample_from_infostate(player, sampler)
         assert world.information_state_string(player) == state.information_state_string(player)
         assert world.observation_tensor(player) == state.observation_tensor(player)
         assert world.legal_actions() == state.legal_actions()
-        pyramids.add(tuple(map(tuple, world.core.pyramid)))
-    assert len(pyramids) > 1
+        hidden.add(spec.hidden(world.core))
+    assert len(hidden) > 1
     public = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False,
                                                                private_info=pyspiel.PrivateInfoType.NONE))
     texts = {public.string_from(state, p) for p in range(3)}
-    assert len(texts) == 1 and all(set(seat["pyramid"]) == {"size"} for seat in json.loads(texts.pop())["players"])
+    assert len(texts) == 1 and all(map(spec.public_seat, json.loads(texts.pop())["players"]))
     public.set_from(state, 0)
-    assert public.dict["my_pyramid"].sum() == 0 and public.dict["known"].sum() == 0
+    assert all(public.dict[segment].sum() == 0 for segment in spec.public_zero)
     resampled = state.resample_from_infostate(state.current_player(), rng.random)
     for original in (state, resampled):
         copy = game.deserialize_state(original.serialize())
@@ -611,33 +661,45 @@ def test_omega_openspiel_resamples_serialises_and_observes(pyspiel):
         assert copy.returns() == original.returns() and sum(copy.returns()) == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("kwargs, players", [({"game": "omega"}, 2), ({"game": "omega", "players_count": 3}, 3),
-                                             ({"game": "omega-4", "first_player": 2}, 4)])
-def test_pettingzoo_api_test_on_omega(pettingzoo_env, kwargs, players):
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("kwargs, players", [({}, 2), ({"players_count": 3}, 3), ({"players_count": 4}, 4)])
+def test_pettingzoo_api_test_on_n_player_games(pettingzoo_env, family, kwargs, players):
     from pettingzoo.test import api_test
 
-    env = pettingzoo_env(**kwargs)
+    env = pettingzoo_env(family, **kwargs)
     assert env.possible_agents == [f"player_{seat}" for seat in range(players)]
     api_test(env, num_cycles=300, verbose_progress=False)
 
 
-def test_pettingzoo_seed_test_on_omega(pettingzoo_env):
+def test_pettingzoo_takes_a_game_of_the_family_and_its_options(pettingzoo_env):
+    env = pettingzoo_env(game="omega-4", first_player=2)
+    env.reset(seed=1)
+    assert env.game.name == "omega-4" and env.core.config.first_player == 2
+    env = pettingzoo_env("omnia", players_count=3, flavors="dusk,grove,tide", first_player=1)
+    env.reset(seed=1)
+    assert env.game.name == "omnia-3" and env.core.active == 1
+    assert [f.name for f in (env.cards.flavors[i] for i in env.core.flavor)] == ["dusk", "grove", "tide"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_pettingzoo_seed_test_on_n_player_games(pettingzoo_env, family):
     from pettingzoo.test import seed_test
 
-    seed_test(lambda: pettingzoo_env("omega", players_count=4), num_cycles=100)
+    seed_test(lambda: pettingzoo_env(family, players_count=4), num_cycles=100)
 
 
-def test_pettingzoo_refuses_a_player_count_omega_is_not_played_by(pettingzoo_env):
-    with pytest.raises(OmenError, match="players_count: omega is played by 2, 3 or 4 players, not 5"):
-        pettingzoo_env("omega", players_count=5)
+@pytest.mark.parametrize("family", FAMILIES)
+def test_pettingzoo_refuses_a_player_count_the_family_is_not_played_by(pettingzoo_env, family):
+    with pytest.raises(OmenError, match=f"players_count: {family} is played by 2, 3 or 4 players, not 5"):
+        pettingzoo_env(family, players_count=5)
 
 
 # ------------------------------------------------------------------------- the comparison
 
 
-@pytest.mark.parametrize("game, games", [("heir", 2), ("reign-of-war", 2), ("omega-3", 0)])
+@pytest.mark.parametrize("game, games", [("heir", 2), ("reign-of-war", 2), ("omega-3", 0), ("omnia-4", 0)])
 def test_compare_openspiel_script_runs_and_reports(pyspiel, game, games):
-    """A smoke run; OMEGA's without the match (OpenSpiel's Python search plays it slowly)."""
+    """A smoke run; OMEGA's and OMNIA's without the match (OpenSpiel's Python search plays them slowly)."""
     done = subprocess.run([sys.executable, "-P", str(ROOT / "bench" / "compare_openspiel.py"), "--game", game,
                            "--games", str(games),
                            "--seconds", "0.01", "--our-iterations", "500", "--their-iterations", "5", "--workers", "1",
@@ -645,7 +707,7 @@ def test_compare_openspiel_script_runs_and_reports(pyspiel, game, games):
                           env=ENV, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-800:]
     out = json.loads(done.stdout)
-    assert out["game"] == game and out["players"] == (3 if game == "omega-3" else 2)
+    assert out["game"] == game and out["players"] == {"omega-3": 3, "omnia-4": 4}.get(game, 2)
     assert out["search"]["ratio"] > 1 and out["search"]["cpp_ismcts_hearts_iterations_per_s"] > 0
     match = out["match"]
     if games == 0:

@@ -2,8 +2,9 @@
 each game of :mod:`omen_search.game`'s registry that has an adapter (``game.adapter()``, see
 :mod:`omen_search.adapters.spec`; :attr:`~omen_search.game.Game.identifier` is the name with ``-``
 written ``_`` unless the game says otherwise): ``omen_heir`` (two players), ``omen_heir_solo`` (one
-player against the Corrupted Heir automaton), ``omen_reign`` (Reign of War) and ``omen_omega``,
-``omen_omega_3``, ``omen_omega_4`` (OMEGA: the ritual for 2, 3 and 4 players).
+player against the Corrupted Heir automaton), ``omen_reign`` (Reign of War), ``omen_omega``,
+``omen_omega_3``, ``omen_omega_4`` (OMEGA: the ritual for 2, 3 and 4 players) and ``omen_omnia``,
+``omen_omnia_3``, ``omen_omnia_4`` (OMNIA: the deck builder for 2, 3 and 4 players).
 
 Importing this module registers every game registered by then (``pyspiel.load_game("omen_heir")``);
 :func:`register_openspiel_game` registers one more (a game registered later, a test's game).

@@ -16,7 +16,7 @@
   players_count=4)`` is ``omega-4``), as ``--players-count`` does on the command line.
 * Agents ``player_<seat>``, one per deciding seat (``game.deciding_seats``): ``player_0`` and
   ``player_1`` in Heir, only ``player_0`` in the solo game (the Corrupted Heir moves inside the
-  transitions), ``player_0`` to ``player_3`` in ``omega-4``.
+  transitions), ``player_0`` to ``player_3`` in ``omega-4`` and ``omnia-4``.
 * Actions: ``Discrete(num_actions)``, the adapter's dense indices (Heir:
   :mod:`omen_search.games.heir.actions`); ``action_mask`` marks the legal ones. ``info["moves"]``
   maps the legal indices to the game's notation.
@@ -26,7 +26,7 @@
   ``env.adapter.observation_layout`` names every segment); nothing the seat cannot see is in it.
   The mask is all zeros for an agent that is not to move.
 * Rewards: the adapter's returns when the game ends (Heir: +1 to the winner and -1 to the loser,
-  0 each for a tie; OMEGA: the winners share 1).
+  0 each for a tie; OMEGA and OMNIA: the winners share 1).
 """
 
 from __future__ import annotations

@@ -18,61 +18,44 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import SimpleNamespace
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from omen_search._omega_core import CoreState
-from omen_search.action_space import DenseActions
+from omen_search.fields_adapter import FieldsAdapter
 from omen_search.game import Game
 from omen_search.games.omega.actions import SPACE
 from omen_search.games.omega.cards import CardSet
 from omen_search.games.omega.rules import DEFAULT_MAX_TURNS, MAX_TURNS, Config
 from omen_search.games.omega.vectors import ObservationVector
-from omen_search.rng import Rng
 
 # plies a turn, a generous bound for max_game_length: random games take about 11 (a Main phase is a
 # run of small moves, each spending runes of a Pyramid, which holds at most the bag's 155)
 PLIES_PER_TURN = 400
-_FIELDS = ("ply", "turns", "active", "phase", "todo", "gained", "disowned", "mask_moved", "used", "announcer",
-           "final", "bag", "altar", "gallery", "stack", "discard", "arcana", "pyramid", "known", "controlled",
-           "carried", "mask", "pawn", "prestige", "taken", "lost")
 
 
-class OmegaAdapter(DenseActions):
+class OmegaAdapter(FieldsAdapter):
     """``omega``, ``omega-3`` or ``omega-4`` with one card set, for the adapters."""
 
+    core = CoreState
+    fields = ("ply", "turns", "active", "phase", "todo", "gained", "disowned", "mask_moved", "used", "announcer",
+              "final", "bag", "altar", "gallery", "stack", "discard", "arcana", "pyramid", "known", "controlled",
+              "carried", "mask", "pawn", "prestige", "taken", "lost")
     space = SPACE
-    min_utility, max_utility, utility_sum = 0.0, 1.0, 1.0
     params: Mapping[str, Any] = {"first_player": 0, "max_turns": DEFAULT_MAX_TURNS}
 
     def __init__(self, game: Game, cards: CardSet):
-        self.game = game
-        self.cards = cards
-        self.players = game.players
+        super().__init__(game, cards, ObservationVector(cards))
         self.max_game_length = MAX_TURNS * PLIES_PER_TURN
-        self.encoder = ObservationVector(cards)
-        self.observation_size = self.encoder.size
-        self.observation_layout = {name: self.encoder.slice(name) for name in self.encoder.layout}
 
     def config(self, params: Mapping[str, Any]) -> Config:
         """The configuration OpenSpiel's parameters set up (checked by :class:`Config`)."""
         return Config(players=self.players, first_player=int(params.get("first_player", 0)),
                       max_turns=int(params.get("max_turns", DEFAULT_MAX_TURNS)))
 
-    def new_core(self, seed: int, config: Config) -> CoreState:
-        return CoreState.new(seed, self.cards, config)
-
     def observation_high(self, config: Config) -> float:
         """The largest number the encoding holds: rune counts are at most the set's runes, the turn
         ``max_turns``, a prestige (each Arcanum and full Egregor of the set) below 1,000."""
         return float(max(sum(self.cards.runes), config.max_turns, 1000))
-
-    def encode(self, observation: dict[str, Any],
-               out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
-        return self.encoder.encode(observation, out)
 
     def public_view(self, observation: dict[str, Any], player: int) -> dict[str, Any]:
         """``player``'s observation without its seat and with every Pyramid reduced to its size:
@@ -83,23 +66,7 @@ class OmegaAdapter(DenseActions):
         observation["player"] = None
         return observation
 
-    def encode_public(self, view: dict[str, Any], player: int,
-                      out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
-        """The vector of a public view, "mine" being ``player``'s: no rune of any Pyramid."""
-        return self.encoder.encode(dict(view, player=player), out)
-
-    def returns(self, core: CoreState) -> tuple[float, ...]:
-        """Per seat: 1 for a sole winner, 1/k each for k sharing the win, 0 for the others (O-judge-2)."""
-        return tuple(core.returns())
-
-    def serialize(self, core: CoreState) -> Any:
-        """The reference's fields of the state, its generator's words, the set-up and the deal's seed."""
-        view = core.view()
-        fields = {name: getattr(view, name) for name in _FIELDS}
-        return fields, core.rng.s, core.config, core.seed
-
-    def deserialize(self, data: Any) -> CoreState:
-        fields, words, config, seed = data
-        state = SimpleNamespace(cards=self.cards, config=config, rng=Rng.from_state(words), seed=seed, moves=(),
-                                **fields)
-        return CoreState.from_state(state)
+    def words(self, core: Any, view: Any) -> list[int]:
+        """The core's own generator (its view has none)."""
+        words: list[int] = core.rng.s
+        return words

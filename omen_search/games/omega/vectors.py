@@ -93,27 +93,15 @@ class ObservationVector(SegmentLayout):
                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """The vector of ``observation`` (the dict of ``observation(p)``), written into ``out`` if
         given (``size`` ``float32`` numbers) and returned."""
-        v = np.zeros(self.size, np.float32) if out is None else out
-        v[:] = 0
         o = observation
-        n, me = o["players_count"], o["player"]
+        w = self.writer(out, o["player"], o["players_count"])
+        v, at, slot, one_hot = w.v, w.at, w.slot, w.one_hot
         E, A, K = len(self._egregors), len(self._arcana), len(KINDS)
         egregors, kinds = self._egregors, {k: i for i, k in enumerate(KINDS)}
-
-        def at(segment: str, index: int, value: float = 1.0) -> None:
-            v[self.layout[segment][0] + index] += value
 
         def runes(segment: str, counts: dict[str, int], offset: int = 0) -> None:
             for kind, count in counts.items():
                 at(segment, offset + kinds[kind], count)
-
-        def slot(seat: int | None) -> int | None:
-            return None if seat is None else (seat - me) % n
-
-        def one_hot(segment: str, seat: int | None) -> None:
-            r = slot(seat)
-            if r is not None:
-                at(segment, r)
 
         for seat in o["players"]:
             r = slot(seat["seat"])

@@ -83,6 +83,11 @@ class OmniaGame(Game):
 
         return CoreState.from_state(state)
 
+    def adapter(self, cards: Any = None) -> Any:
+        from omen_search.games.omnia.adapter import OmniaAdapter
+
+        return OmniaAdapter(self, cards if cards is not None else default_cards())
+
     # -- cards
 
     def default_cards(self) -> CardSet:

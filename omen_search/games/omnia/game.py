@@ -15,6 +15,7 @@ from omen_search.games.omnia import render
 from omen_search.games.omnia.cards import CardSet, default_cards, load_cards
 from omen_search.games.omnia.heuristic import evaluate
 from omen_search.games.omnia.notation import Move
+from omen_search.games.omnia.positions import state_from_observation
 from omen_search.games.omnia.reference import OmniaState
 from omen_search.games.omnia.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PLAYER_COUNTS, Config, default_flavors
 
@@ -82,6 +83,9 @@ class OmniaGame(Game):
         from omen_search._omnia_core import CoreState
 
         return CoreState.from_state(state)
+
+    def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
+        return state_from_observation(observation, cards or default_cards(), root)
 
     def adapter(self, cards: Any = None) -> Any:
         from omen_search.games.omnia.adapter import OmniaAdapter

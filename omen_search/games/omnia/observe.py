@@ -1,7 +1,10 @@
 """What one OMNIA player knows (N-hidden-1, N-hidden-2), as a JSON-ready dict: life, pools, discard
-stacks, playfields, the Shop Row, the source stacks and the Prime Flow; his own hand and primed
-spells by name, the others' as counts; every deck and the Shop deck as counts (their order is
-unknown to everyone, their owner included)."""
+stacks, playfields, the Shop Row, the source stacks, the Prime Flow and the steps the rules take
+next; his own hand and primed spells by name, the others' as counts; every deck and the Shop deck
+as counts (their order is unknown to everyone, their owner included). Which cards a seat holds
+unseen (another's hand, primed spells and deck; one's own deck) is public as a multiset, since every
+card enters and leaves those zones face up: it is each seat's ``unseen``, sorted by name.
+``positions`` reads an observation back."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ def _in_play(state: Any, c: int) -> dict[str, Any]:
     out: dict[str, Any] = {"name": card.name}
     if card.type == "hero":
         out.update(atk=state.atk(c), defense=state.defense(c), damage=state.damage.get(c, 0),
-                   attacked=c in state.attacked)
+                   attacked=c in state.attacked, pumped=state.pumped.get(c, 0), unblockable=c in state.unblockable)
     if card.type == "equipment":
         hero = state.attached.get(c)
         out["attached_to"] = state.slot(hero) if hero is not None else None
@@ -54,6 +57,7 @@ def observe(state: Any, player: int) -> dict[str, Any]:
             "hand": [name(c) for c in state.hand[q]] if own else len(state.hand[q]),
             "primed": [name(c) for c in state.primed[q]] if own else len(state.primed[q]),
             "deck": len(state.deck[q]),
+            "unseen": sorted(name(c) for c in (state.deck[q] if own else state.hand[q] + state.primed[q] + state.deck[q])),
             "discard": [name(c) for c in state.discard[q]],
             "field": [_in_play(state, c) for c in state.field[q]],
         })
@@ -69,37 +73,56 @@ def observe(state: Any, player: int) -> dict[str, Any]:
         "active": state.active,
         "phase": state.phase,
         "to_move": state.current_player,
-        "step": _step(state),
+        "step": step_json(state, state.todo[0]) if state.todo else None,
+        "queue": [step_json(state, step) for step in state.todo],
         "shop_row": [name(c) for c in state.row],
         "shop_deck": len(state.shop_deck),
         "source_stacks": {state.cards.flavors[f].name: len(s) for f, s in state.stacks.items()},
-        "flow": [{"kind": it.kind, "seat": it.player, "card": name(it.card), "target": _target(state, it.target),
-                  "defenders": [state.slot(h) for h in it.defenders if state.controller(h) is not None],
-                  "cast": it.cast, "cancelled": it.cancelled} for it in state.flow],
+        "flow": [item_json(state, it) for it in state.flow],
         "removed": [name(c) for c in state.removed],
         "players": seats,
     }
 
 
-def _step(state: Any) -> dict[str, Any] | None:
-    """The choice waiting inside the queue (None: an Action-phase move, or the game is over)."""
-    if not state.todo:
-        return None
-    step = state.todo[0]
+def _slot(state: Any, c: int) -> int | None:
+    """A card's place in a playfield, None once it has left play."""
+    return state.slot(c) if state.controller(c) is not None else None
+
+
+def item_json(state: Any, it: Any) -> dict[str, Any]:
+    """An action on the Flow or on its way there; ``slot`` is the attacker's or the activated
+    card's place (a card played or bought is on the Flow itself)."""
+    return {"kind": it.kind, "seat": it.player, "card": state.name(it.card),
+            "slot": _slot(state, it.card) if it.kind in ("attack", "activate") else None,
+            "target": _target(state, it.target),
+            "defenders": [state.slot(h) for h in it.defenders if state.controller(h) is not None],
+            "cast": it.cast, "cancelled": it.cancelled}
+
+
+def step_json(state: Any, step: tuple) -> dict[str, Any]:
+    """One step of the queue (the reference engine's tuple), all of it public: the choice waiting
+    at its front or what the rules do after it."""
     kind, seat = step[0], step[1]
     out: dict[str, Any] = {"kind": kind, "seat": seat}
-    if kind in ("pay", "target"):
-        out["card"] = state.name(step[2].card)
+    if kind in ("pay", "target", "put"):
+        out.update(card=state.name(step[2].card), item=item_json(state, step[2]))
     elif kind == "defend":
-        out.update(attacker=state.name(step[2].card), chosen=[state.slot(h) for h in step[3]])
-    elif kind == "assign":
-        out.update(attacker=state.name(step[2]), defenders=[state.slot(h) for h in step[4]], given=list(step[5]))
+        out.update(attacker=state.name(step[2].card), chosen=[state.slot(h) for h in step[3]],
+                   item=item_json(state, step[2]))
+    elif kind in ("assign", "strike"):
+        out.update(attacker=state.name(step[2]), attacker_slot=_slot(state, step[2]), defending=step[3],
+                   defenders=[state.slot(h) for h in step[4]], given=list(step[5]))
     elif kind in ("discard", "remove"):
         out["left"] = step[2]
     elif kind == "trigger":
-        out["cards"] = [state.name(c) for c in step[2]]
+        out.update(cards=[state.name(c) for c in step[2]], slots=[_slot(state, c) for c in step[2]])
     elif kind == "priority":
         out["passes"] = step[2]
-    elif kind == "attach":
+    elif kind in ("attach", "to_discard"):
         out["card"] = state.name(step[2])
+    elif kind == "effect":
+        card = state.card(step[4])
+        text, index = next((text, i) for text, effects in (("text", card.effects), ("trigger", card.trigger), (
+            "ability", card.ability.effects if card.ability else ())) for i, e in enumerate(effects) if e is step[2])
+        out.update(card=card.name, text=text, index=index, target=_target(state, step[3]))
     return out

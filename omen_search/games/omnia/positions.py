@@ -57,8 +57,10 @@ class _Reader(JsonReader):
             self.fail(path, f"{value!r} is a basic card: it is never in the Shop")
         free = self.free.get((design, seat if basic else None), [])
         if not free:
-            whose = f"seat {seat}'s " if basic else ""
-            self.fail(path, f"no {value!r} left: every one of {whose}copies in this game is elsewhere")
+            copies = sum(1 for c, d in enumerate(self.state.design) if d == design
+                         and (not basic or self.state.owner[c] == seat))
+            whose = f"seat {seat}'s {copies}" if basic else f"the {copies} in this game"
+            self.fail(path, f"no {value!r} left: {whose} are all elsewhere")
         c = free.pop()
         if not basic:
             self.state.owner[c] = seat
@@ -134,7 +136,7 @@ def state_from_observation(data: Any, cards: CardSet, root: str = "observation",
     unseen = [_seat(r, seat, f"{root}.players[{q}]", q, q == me) for q, seat in enumerate(seats)]
     state.row = [r.take(v, f"{root}.shop_row[{i}]", None)
                  for i, v in enumerate(r.items(r.get(o, "shop_row", root), f"{root}.shop_row", most=SHOP_ROW))]
-    flow = r.items(r.get(o, "flow", root), f"{root}.flow", most=MOST)
+    flow = r.items(r.get(o, "flow", root, []), f"{root}.flow", most=MOST)
     state.uid = len(flow)
     state.flow = [_item(r, d, f"{root}.flow[{i}]", i + 1) for i, d in enumerate(flow)]
     queue = r.items(r.get(o, "queue", root, []), f"{root}.queue", most=MOST)
@@ -145,7 +147,7 @@ def state_from_observation(data: Any, cards: CardSet, root: str = "observation",
     _removed(r, o, root)
     _shop(r, o, root)
     for q, seat in enumerate(seats):
-        _hidden(r, seat, f"{root}.players[{q}]", q, unseen[q], q == me)
+        _hidden(r, seat, q, unseen[q], q == me)
     if state.phase != "over" and state.todo and state.todo[0][0] in AUTO_STEPS:
         r.fail(f"{root}.queue[0]", f"a {state.todo[0][0]!r} step resolves by itself: no one decides there")
     world = state.determinized(me, seed)
@@ -187,8 +189,13 @@ def _seat(r: _Reader, seat: dict, path: str, q: int, own: bool) -> list[int]:
         for zone, field in ((state.hand, "hand"), (state.primed, "primed")):
             zone[q] = [r.take(v, f"{path}.{field}[{i}]", q)
                        for i, v in enumerate(r.names(r.get(seat, field, path), f"{path}.{field}"))]
-    return [r.take(v, f"{path}.unseen[{i}]", q)
-            for i, v in enumerate(r.names(r.get(seat, "unseen", path), f"{path}.unseen"))]
+    unseen = r.names(r.get(seat, "unseen", path), f"{path}.unseen")
+    counts = [r.count(r.get(seat, field, path), f"{path}.{field}") for field in ("deck",) if own] or [
+        r.count(r.get(seat, field, path), f"{path}.{field}") for field in ("hand", "primed", "deck")]
+    if len(unseen) != sum(counts):
+        r.fail(f"{path}.unseen", f"{len(unseen)} cards, but {'the deck holds' if own else 'hand, primed spells and deck hold'} "
+                                 f"{sum(counts)}")
+    return [r.take(v, f"{path}.unseen[{i}]", q) for i, v in enumerate(unseen)]
 
 
 def _in_play(r: _Reader, e: dict, path: str, q: int, c: int) -> None:
@@ -204,7 +211,9 @@ def _in_play(r: _Reader, e: dict, path: str, q: int, c: int) -> None:
             state.attacked.add(c)
         if r.boolean(e.get("unblockable", False), f"{path}.unblockable"):
             state.unblockable.add(c)
-    if card.type == "equipment" and e.get("attached_to") is not None:
+    if e.get("attached_to") is not None:
+        if card.type != "equipment":
+            r.fail(f"{path}.attached_to", f"{card.name!r} is not an Equipment")
         state.attached[c] = r.in_play(q, e["attached_to"], None, f"{path}.attached_to", hero=True)
     if card.ability is not None and card.ability.once and r.boolean(e.get("used", False), f"{path}.used"):
         state.used.add(c)
@@ -353,23 +362,18 @@ def _shop(r: _Reader, o: dict, root: str) -> None:
         r.fail(f"{root}.shop_deck", f"{given} cards, but {len(state.shop_deck)} flavor cards are in no other place")
 
 
-def _hidden(r: _Reader, seat: dict, path: str, q: int, unseen: list[int], own: bool) -> None:
-    """A seat's unseen cards into his deck (and, another seat's, his face-down primed slots and
-    hand first), in an order the determinisation deals again."""
+def _hidden(r: _Reader, seat: dict, q: int, unseen: list[int], own: bool) -> None:
+    """A seat's unseen cards (counted by ``_seat``) into his deck, and another seat's into his
+    face-down primed slots and hand first, in an order the determinisation deals again."""
     state = r.state
-    deck = r.count(r.get(seat, "deck", path), f"{path}.deck")
     if own:
-        if len(unseen) != deck:
-            r.fail(f"{path}.unseen", f"{len(unseen)} cards, but the deck has {deck}")
         state.deck[q] = unseen
         return
-    hand = r.count(r.get(seat, "hand", path), f"{path}.hand")
-    primed = r.count(r.get(seat, "primed", path), f"{path}.primed")
-    if len(unseen) != hand + primed + deck:
-        r.fail(f"{path}.unseen", f"{len(unseen)} cards, but hand, primed spells and deck hold {hand + primed + deck}")
+    hand, primed = seat["hand"], seat["primed"]
     spells = [c for c in unseen if state.card(c).prime][:primed]
     if len(spells) < primed:
-        r.fail(f"{path}.primed", f"{primed} face-down spells, but only {len(spells)} Prime spells are unseen")
+        r.fail(f"{r.root}.players[{q}].primed", f"{primed} face-down spells, but only {len(spells)} Prime spells "
+                                                 "are unseen")
     rest = [c for c in unseen if c not in spells]
     state.primed[q], state.hand[q], state.deck[q] = spells, rest[:hand], rest[hand:]
 

@@ -65,6 +65,24 @@ def _in_play(entry: dict[str, Any]) -> str:
     return out
 
 
+def _step(step: dict[str, Any]) -> str:
+    """The choice waiting inside the turn, in words."""
+    seat, kind = f"seat {step['seat']}", step["kind"]
+    places = lambda key: ", ".join(f"#{k}" for k in step[key]) or "none"  # noqa: E731
+    return {
+        "priority": lambda: f"{seat} has priority ({step['passes']} passed in succession)",
+        "defend": lambda: f"{seat} declares defenders against {step['attacker']} (chosen: {places('chosen')})",
+        "assign": lambda: f"{seat} splits {step['attacker']}'s damage among the defenders {places('defenders')}",
+        "target": lambda: f"{seat} chooses a target for {step['card']}",
+        "pay": lambda: f"{seat} plays source to pay for {step['card']}'s ability",
+        "cost": lambda: f"{seat} discards a card to cast a primed spell",
+        "attach": lambda: f"{seat} attaches {step['card']} to a hero",
+        "discard": lambda: f"{seat} discards ({step['left']} to go)",
+        "remove": lambda: f"{seat} removes cards from the game ({step['left']} at most)",
+        "trigger": lambda: f"{seat} chooses the next trigger of {', '.join(step['cards'])}",
+    }.get(kind, lambda: f"{seat}: {kind}")()
+
+
 def describe_observation(obs: dict[str, Any], you: bool = True) -> str:
     """The board as a seat sees it, in a few lines (``you``: the observing seat is marked)."""
     stacks = ", ".join(f"{f} {n}" for f, n in obs["source_stacks"].items())
@@ -72,6 +90,8 @@ def describe_observation(obs: dict[str, Any], you: bool = True) -> str:
     if obs["flow"]:
         lines.append("    prime flow (bottom first): " + "; ".join(
             f"{f['kind']} {f['card']} by seat {f['seat']}{' (cancelled)' if f['cancelled'] else ''}" for f in obs["flow"]))
+    if obs.get("step"):
+        lines.append(f"    now: {_step(obs['step'])}")
     for seat in obs["players"]:
         mark = " (you)" if you and seat["seat"] == obs["player"] else ""
         hand = ", ".join(seat["hand"]) if isinstance(seat["hand"], list) else f"{seat['hand']} cards"

@@ -138,8 +138,9 @@ def _seat(o: dict, q: int) -> dict:
 def test_an_observation_that_does_not_add_up_is_refused_naming_the_field(edit, words):
     observation = example()
     edit(observation)
-    with pytest.raises(FormatError, match=words.replace("[", r"\[").replace("]", r"\]")):
+    with pytest.raises(FormatError) as refused:
         get_game("omnia").from_observation(observation, root="obs")
+    assert str(refused.value).startswith(words)
 
 
 # ------------------------------------------------------------------------------ the command line

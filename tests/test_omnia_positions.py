@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from omen_search.errors import FormatError
+from omen_search.errors import FormatError, OmenError
 from omen_search.game import get_game
 from omen_search.games.omnia.cards import default_cards
 from omen_search.games.omnia.positions import state_from_observation
@@ -141,6 +141,40 @@ def test_an_observation_that_does_not_add_up_is_refused_naming_the_field(edit, w
     with pytest.raises(FormatError) as refused:
         get_game("omnia").from_observation(observation, root="obs")
     assert str(refused.value).startswith(words)
+
+
+def _places(doc: object, path: tuple = ()) -> list[tuple]:
+    """The path of every value in a JSON document, but the document itself."""
+    inner: list = list(doc.items()) if isinstance(doc, dict) else list(enumerate(doc)) if isinstance(doc, list) else []
+    return [path] * bool(path) + [p for key, value in inner for p in _places(value, path + (key,))]
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), cut=st.integers(0, 200),
+       pick=st.integers(0, 10**6), junk=st.sampled_from([None, -1, 0, 1, 3, 999, 10**9, "x", "Squire", "Undertow",
+                                                         "ember", True, [], {}, [1], {"player": 0}, {"flow": 1}]))
+def test_a_damaged_observation_is_refused_by_name_or_plays_on(players, seed, cut, pick, junk):
+    """Any value of an observation replaced by another: an OmenError, or a position whose core copy
+    plays a random game to its end (the core never sees what the reader did not check)."""
+    game = get_game(NAMES[players])
+    state = game.new_initial_state(seed, engine="reference")
+    rng = Rng(seed)
+    while not state.is_terminal() and state.ply < cut:
+        legal = state.legal_moves()
+        state.apply_trusted(legal[rng.below(len(legal))])
+    observation = game.observe(state, max(state.current_player, 0))
+    *where, last = (paths := _places(observation))[pick % len(paths)]
+    holder = observation
+    for key in where:
+        holder = holder[key]
+    holder[last] = junk
+    try:
+        core = game.to_core(game.from_observation(observation)[0])
+    except OmenError:
+        return
+    while not core.is_terminal():
+        legal = core.legal_moves()
+        core.apply(legal[rng.below(len(legal))])
 
 
 # ------------------------------------------------------------------------------ the command line

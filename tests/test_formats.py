@@ -61,7 +61,7 @@ def load_any(doc: dict) -> Any:
         return replay(doc)
     if fmt == "omen-table/1":
         return load_table(doc)
-    if fmt == "omega-observation/1":
+    if fmt in ("omega-observation/1", "omnia-observation/1"):
         return get_game(doc["game"]).from_observation(doc)
     raise AssertionError(f"unknown format {fmt!r}")
 

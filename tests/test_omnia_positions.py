@@ -13,12 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from omen_search.advisor import Advisor, describe_advice
 from omen_search.errors import FormatError, OmenError
 from omen_search.game import get_game
 from omen_search.games.omnia.cards import default_cards
 from omen_search.games.omnia.positions import state_from_observation
 from omen_search.records import load_record, replay
 from omen_search.rng import Rng
+from omen_search.search import Limit
 
 from cli_helper import assert_one_line_error, run
 from omnia_helper import places
@@ -190,6 +192,15 @@ def test_advise_ranks_buying_playing_and_attacking_in_the_hand_written_example(c
     assert all(0 <= m["win_prob"] <= 1 for m in advice["moves"])
     status, out, err = run(capsys, "advise", "--observation", str(EXAMPLE), "--iterations", "300")
     assert status == 0 and "seat 0 to move" in out and 'play "Kindle"' in out
+
+
+def test_the_advice_page_shows_what_advise_prints_for_the_example():
+    """docs/advice.md's OMNIA output is `advise --observation docs/examples/omnia-observation.json
+    --top 5` (30,000 iterations, seed 0): after a change of rules, cards or search, paste it anew."""
+    page = (EXAMPLE.parent.parent / "advice.md").read_text(encoding="utf-8")
+    advice = Advisor(Limit(iterations=30_000), seed=0).advise(example())
+    assert describe_advice(advice, top=5, indent="    ") in page
+    assert "principal line: " + "; ".join(f"seat {s.seat} {s.move}" for s in advice.best.pv) in page
 
 
 def test_advise_refuses_a_bad_observation_in_one_line(capsys, tmp_path):

@@ -31,6 +31,7 @@ class OmniaGame(Game):
     """``omnia`` / ``omnia-3`` / ``omnia-4`` (``docs/rules/omnia.md``)."""
 
     engines = ("core", "reference")
+    score_unit = "point"  # prestige plus life (N-score-2)
 
     def __init__(self, players: int):
         self.players = players

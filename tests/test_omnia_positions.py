@@ -136,6 +136,10 @@ def _seat(o: dict, q: int) -> dict:
     (lambda o: o.update(flow=[{"kind": "play", "seat": 0, "card": "Kindle", "target": {"hero": "Squire", "seat": 1,
                                                                                        "slot": 1}}]),
      "obs.flow[0].target.slot: seat 1 has 0 cards in play"),
+    (lambda o: o.update(flow=[{"kind": "activate", "seat": 0, "card": "Mend", "slot": None}]),
+     "obs.flow[0].card: no 'Mend' in this game"),
+    (lambda o: o.update(flow=[{"kind": "play", "seat": 0, "card": "Kindle", "target": {"flow": 2}}]),
+     "obs.flow[0].target.flow: the Flow holds 1 actions"),
 ])
 def test_an_observation_that_does_not_add_up_is_refused_naming_the_field(edit, words):
     observation = example()
@@ -153,7 +157,7 @@ def _places(doc: object, path: tuple = ()) -> list[tuple]:
 
 @settings(max_examples=40, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), cut=st.integers(0, 200),
-       pick=st.integers(0, 10**6), junk=st.sampled_from([None, -1, 0, 1, 3, 999, 10**9, "x", "Squire", "Undertow",
+       pick=st.integers(0, 10**6), junk=st.sampled_from([None, -1, 0, 1, 3, 999, 10**9, "x", "Squire", "Undertow", "Mend",
                                                          "ember", True, [], {}, [1], {"player": 0}, {"flow": 1}]))
 def test_a_damaged_observation_is_refused_by_name_or_plays_on(players, seed, cut, pick, junk):
     """Any value of an observation replaced by another: an OmenError, or a position whose core copy

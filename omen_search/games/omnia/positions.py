@@ -20,7 +20,7 @@ from omen_search.documents import JsonReader, document
 from omen_search.games.omnia.cards import CardSet
 from omen_search.games.omnia.observe import FORMAT, observe
 from omen_search.games.omnia.reference import AUTO_STEPS, Item, OmniaState
-from omen_search.games.omnia.rules import GAME, MAX_TURNS, PLAYER_COUNTS, SHOP_ROW, Config
+from omen_search.games.omnia.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PLAYER_COUNTS, SHOP_ROW, Config
 
 PHASES = ("action", "cleanup", "draw", "over")
 ITEM_KINDS = ("play", "buy", "attack", "activate")
@@ -38,6 +38,7 @@ class _Reader(JsonReader):
         super().__init__(root)
         self.cards = cards
         self.state = state
+        self.flow = 0  # the actions on the Prime Flow (their uids are 1 to this)
         self.free: dict[tuple[int, int | None], list[int]] = {}  # (design, basic owner) -> cards not placed
         for c, design in enumerate(state.design):
             basic = cards.cards[design].set == "basic"
@@ -70,8 +71,10 @@ class _Reader(JsonReader):
         """A card of that name outside ``besides`` (a card that has left play, which a step or an
         item still names): only its design matters to the rules from now on."""
         design = self.design(value, path)
-        return next((c for c, d in enumerate(self.state.design) if d == design and c not in besides),
-                    next(c for c, d in enumerate(self.state.design) if d == design))
+        cards = [c for c, d in enumerate(self.state.design) if d == design]
+        if not cards:
+            self.fail(path, f"no {value!r} in this game: its flavor is no seat's")
+        return next((c for c in cards if c not in besides), cards[0])
 
     def count(self, value: Any, path: str, hi: int = MOST) -> int:
         return self.integer(value, path, 0, hi)
@@ -122,7 +125,7 @@ def state_from_observation(data: Any, cards: CardSet, root: str = "observation",
             check.fail(path, f"{flavor!r} is seat {flavors.index(flavor)}'s flavor too")
         flavors.append(flavor)
     config = Config(players=n, flavors=tuple(flavors),
-                    max_turns=check.integer(check.get(o, "max_turns", root, 200), f"{root}.max_turns", 1, MAX_TURNS))
+                    max_turns=check.integer(check.get(o, "max_turns", root, DEFAULT_MAX_TURNS), f"{root}.max_turns", 1, MAX_TURNS))
     state = OmniaState.new(seed, cards, config)  # every physical card, each with its id
     r = _Reader(cards, root, state)
     for zone in (state.deck, state.hand, state.discard, state.field, state.primed):
@@ -137,7 +140,7 @@ def state_from_observation(data: Any, cards: CardSet, root: str = "observation",
     state.row = [r.take(v, f"{root}.shop_row[{i}]", None)
                  for i, v in enumerate(r.items(r.get(o, "shop_row", root), f"{root}.shop_row", most=SHOP_ROW))]
     flow = r.items(r.get(o, "flow", root, []), f"{root}.flow", most=MOST)
-    state.uid = len(flow)
+    state.uid = r.flow = len(flow)
     state.flow = [_item(r, d, f"{root}.flow[{i}]", i + 1) for i, d in enumerate(flow)]
     queue = r.items(r.get(o, "queue", root, []), f"{root}.queue", most=MOST)
     effects = [isinstance(d, dict) and d.get("kind") == "effect" for d in queue]
@@ -179,22 +182,23 @@ def _seat(r: _Reader, seat: dict, path: str, q: int, own: bool) -> list[int]:
         c = state.field[q][i]
         if state.card(c).type == "hero":
             at = f"{path}.field[{i}]"
+            change = 0
             if "pumped" in e:
-                state.pumped[c] = r.integer(e["pumped"], f"{at}.pumped", -MOST_NUMBER, MOST_NUMBER)
-            elif "atk" in e:  # an Atk of 0 may hide a larger loss, which no longer matters this turn
-                state.pumped[c] = r.count(e["atk"], f"{at}.atk", MOST_NUMBER) - state.atk(c)
-            if not state.pumped.get(c, 1):
-                del state.pumped[c]
+                change = r.integer(e["pumped"], f"{at}.pumped", -MOST_NUMBER, MOST_NUMBER)
+            elif "atk" in e:  # an Atk of 0 is read as a loss of exactly the card's Atk (give pumped to say more)
+                change = r.count(e["atk"], f"{at}.atk", MOST_NUMBER) - state.atk(c)
+            if change:
+                state.pumped[c] = change
     if own:
         for zone, field in ((state.hand, "hand"), (state.primed, "primed")):
             zone[q] = [r.take(v, f"{path}.{field}[{i}]", q)
                        for i, v in enumerate(r.names(r.get(seat, field, path), f"{path}.{field}"))]
     unseen = r.names(r.get(seat, "unseen", path), f"{path}.unseen")
-    counts = [r.count(r.get(seat, field, path), f"{path}.{field}") for field in ("deck",) if own] or [
-        r.count(r.get(seat, field, path), f"{path}.{field}") for field in ("hand", "primed", "deck")]
-    if len(unseen) != sum(counts):
+    zones = ("deck",) if own else ("hand", "primed", "deck")
+    held = sum(r.count(r.get(seat, zone, path), f"{path}.{zone}") for zone in zones)
+    if len(unseen) != held:
         r.fail(f"{path}.unseen", f"{len(unseen)} cards, but {'the deck holds' if own else 'hand, primed spells and deck hold'} "
-                                 f"{sum(counts)}")
+                                 f"{held}")
     return [r.take(v, f"{path}.unseen[{i}]", q) for i, v in enumerate(unseen)]
 
 
@@ -231,7 +235,10 @@ def _target(r: _Reader, d: Any, path: str) -> tuple[str, int] | None:
     if "flow" in d:
         if d["flow"] is None:
             return ("flow", 0)  # no item has uid 0
-        return ("flow", r.integer(d["flow"], f"{path}.flow", 1, max(len(state.flow), 1)))
+        k = r.integer(d["flow"], f"{path}.flow", 1, MOST)
+        if k > r.flow:
+            r.fail(f"{path}.flow", f"the Flow holds {r.flow} actions")
+        return ("flow", k)
     name = r.get(d, "hero", path)
     seat = d.get("seat")
     if seat is None or d.get("slot") is None:  # the hero has left play

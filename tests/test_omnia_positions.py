@@ -241,3 +241,21 @@ def test_a_human_seat_plays_omnia_at_the_terminal(capsys, tmp_path, monkeypatch)
     assert "your moves (action)" in out and "source  [1] Basic Source" in out and "end  " in out
     assert "show your moves again" in out and "Game over" in out
     assert replay(load_record(path)).is_terminal()
+
+
+def test_the_board_names_the_choice_waiting_inside_the_turn():
+    """A human deciding inside the turn (a defence, a target, priority...) is told what about."""
+    game = get_game("omnia")
+    told = set()
+    for seed in range(6):
+        state = game.new_initial_state(seed, engine="reference")
+        rng = Rng(seed)
+        while not state.is_terminal():
+            step = state.observation(state.current_player)["step"]
+            board = game.describe_board(state, state.current_player)
+            assert ("    now: seat " in board) == (step is not None)
+            if step is not None:
+                told.add(step["kind"])
+            legal = state.legal_moves()
+            state.apply_trusted(legal[rng.below(len(legal))])
+    assert {"priority", "defend", "target"} <= told

@@ -57,7 +57,7 @@ def observe(state: Any, player: int) -> dict[str, Any]:
             "hand": [name(c) for c in state.hand[q]] if own else len(state.hand[q]),
             "primed": [name(c) for c in state.primed[q]] if own else len(state.primed[q]),
             "deck": len(state.deck[q]),
-            "unseen": sorted(name(c) for c in (state.deck[q] if own else state.hand[q] + state.primed[q] + state.deck[q])),
+            "unseen": sorted(map(name, state.deck[q] if own else state.hand[q] + state.primed[q] + state.deck[q])),
             "discard": [name(c) for c in state.discard[q]],
             "field": [_in_play(state, c) for c in state.field[q]],
         })

@@ -125,7 +125,8 @@ def state_from_observation(data: Any, cards: CardSet, root: str = "observation",
             check.fail(path, f"{flavor!r} is seat {flavors.index(flavor)}'s flavor too")
         flavors.append(flavor)
     config = Config(players=n, flavors=tuple(flavors),
-                    max_turns=check.integer(check.get(o, "max_turns", root, DEFAULT_MAX_TURNS), f"{root}.max_turns", 1, MAX_TURNS))
+                    max_turns=check.integer(check.get(o, "max_turns", root, DEFAULT_MAX_TURNS), f"{root}.max_turns",
+                                            1, MAX_TURNS))
     state = OmniaState.new(seed, cards, config)  # every physical card, each with its id
     r = _Reader(cards, root, state)
     for zone in (state.deck, state.hand, state.discard, state.field, state.primed):
@@ -197,8 +198,8 @@ def _seat(r: _Reader, seat: dict, path: str, q: int, own: bool) -> list[int]:
     zones = ("deck",) if own else ("hand", "primed", "deck")
     held = sum(r.count(r.get(seat, zone, path), f"{path}.{zone}") for zone in zones)
     if len(unseen) != held:
-        r.fail(f"{path}.unseen", f"{len(unseen)} cards, but {'the deck holds' if own else 'hand, primed spells and deck hold'} "
-                                 f"{held}")
+        holds = "the deck holds" if own else "hand, primed spells and deck hold"
+        r.fail(f"{path}.unseen", f"{len(unseen)} cards, but {holds} {held}")
     return [r.take(v, f"{path}.unseen[{i}]", q) for i, v in enumerate(unseen)]
 
 
@@ -360,7 +361,8 @@ def _shop(r: _Reader, o: dict, root: str) -> None:
                  if state.cards.cards[design].set == "stack" and state.cards.cards[design].flavor == flavor]
         given = r.count(r.get(stacks, flavor, f"{root}.source_stacks"), f"{root}.source_stacks.{flavor}")
         if given != len(stack):
-            r.fail(f"{root}.source_stacks.{flavor}", f"{given} cards, but {len(stack)} of the stack's are in no other place")
+            r.fail(f"{root}.source_stacks.{flavor}",
+                   f"{given} cards, but {len(stack)} of the stack's are in no other place")
         state.stacks[f] = sorted(stack)
     state.shop_deck = sorted(c for (design, _), free in r.free.items() for c in free
                              if state.cards.cards[design].set == "deck")

@@ -69,10 +69,11 @@ class OmniaAdapter(FieldsAdapter):
 
     def public_view(self, observation: dict[str, Any], player: int) -> dict[str, Any]:
         """``player``'s observation without its seat and with its hand and primed spells as
-        counts, as everyone else sees them (N-hidden-1, N-hidden-2)."""
+        counts, among its unseen cards, as everyone else sees them (N-hidden-1, N-hidden-2)."""
         for seat in observation["players"]:
             for zone in ("hand", "primed"):
                 if isinstance(seat[zone], list):
+                    seat["unseen"] = sorted(seat["unseen"] + seat[zone])
                     seat[zone] = len(seat[zone])
         observation["player"] = None
         return observation

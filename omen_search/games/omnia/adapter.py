@@ -86,20 +86,14 @@ class OmniaAdapter(FieldsAdapter):
     def read(self, fields: dict[str, Any]) -> dict[str, Any]:
         return dict(fields, todo=[self._read_step(step, fields["design"]) for step in fields["todo"]])
 
-    def _effects(self, source: int, design: list[int]) -> list[tuple[dict[str, Any], ...]]:
-        card = self.cards.cards[design[source]]
-        return [card.effects, card.ability.effects if card.ability else (), card.trigger]
-
     def _stored_step(self, step: tuple, design: list[int]) -> tuple:
         if step[0] != "effect":
             return step
         name, player, effect, target, source = step
-        where = next((k, i) for k, effects in enumerate(self._effects(source, design))
-                     for i, e in enumerate(effects) if e is effect)
-        return name, player, where, target, source
+        return name, player, self.cards.cards[design[source]].operation_place(effect), target, source
 
     def _read_step(self, step: tuple, design: list[int]) -> tuple:
         if step[0] != "effect":
             return step
         name, player, (k, i), target, source = step
-        return name, player, self._effects(source, design)[k][i], target, source
+        return name, player, self.cards.cards[design[source]].operations()[k][i], target, source

@@ -55,6 +55,7 @@ OPS: dict[str, dict[str, tuple[bool, str]]] = {
     "remove": {"n": (True, "count")},  # up to n from its controller's hand and discard stack (N-card-5)
 }
 TARGETED_OPS = ("damage", "destroy", "pump", "weaken", "unblockable", "cancel")
+OPERATION_LISTS = ("text", "ability", "trigger")  # a card's lists of operations (Card.operations)
 
 # Limits of the engines: a file beyond them is refused.
 MAX_FLAVORS = 8
@@ -131,6 +132,15 @@ class Card:
     def stays(self) -> bool:
         """Whether playing it puts it into play (N-play-1), rather than applying its text once."""
         return self.type in ("hero", "item", "equipment") or self.subtype == "enchantment"
+
+    def operations(self) -> tuple[tuple[dict[str, Any], ...], ...]:
+        """Its operations by :data:`OPERATION_LISTS`: its text's, its ability's and its trigger's."""
+        return (self.effects, self.ability.effects if self.ability else (), self.trigger)
+
+    def operation_place(self, effect: dict[str, Any]) -> tuple[int, int]:
+        """Where one of its own operations is (found by identity, as a step holds it): the list, by
+        :data:`OPERATION_LISTS`, and the index in it."""
+        return next((k, i) for k, ops in enumerate(self.operations()) for i, e in enumerate(ops) if e is effect)
 
     def kind_text(self) -> str:
         return self.type.capitalize() + (f" — {self.subtype.capitalize()}" if self.subtype else "")

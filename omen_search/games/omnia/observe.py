@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from omen_search.games.omnia.cards import OPERATION_LISTS
 from omen_search.games.omnia.rules import GAME
 
 FORMAT = "omnia-observation/1"
@@ -122,7 +123,6 @@ def step_json(state: Any, step: tuple) -> dict[str, Any]:
         out["card"] = state.name(step[2])
     elif kind == "effect":
         card = state.card(step[4])
-        text, index = next((text, i) for text, effects in (("text", card.effects), ("trigger", card.trigger), (
-            "ability", card.ability.effects if card.ability else ())) for i, e in enumerate(effects) if e is step[2])
-        out.update(card=card.name, text=text, index=index, target=_target(state, step[3]))
+        ops, index = card.operation_place(step[2])
+        out.update(card=card.name, text=OPERATION_LISTS[ops], index=index, target=_target(state, step[3]))
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from omen_search.documents import JsonReader, document
-from omen_search.games.omnia.cards import CardSet
+from omen_search.games.omnia.cards import OPERATION_LISTS, CardSet
 from omen_search.games.omnia.observe import FORMAT, observe
 from omen_search.games.omnia.reference import AUTO_STEPS, Item, OmniaState
 from omen_search.games.omnia.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PLAYER_COUNTS, SHOP_ROW, Config
@@ -25,7 +25,6 @@ from omen_search.games.omnia.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PL
 PHASES = ("action", "cleanup", "draw", "over")
 ITEM_KINDS = ("play", "buy", "attack", "activate")
 CHOICE_STEPS = ("priority", "trigger", "pay", "cost", "target", "defend", "assign", "attach", "discard", "remove")
-TEXTS = ("text", "trigger", "ability")
 MOST = 250  # cards in a zone, items on the Flow, steps in the queue
 MOST_NUMBER = 999  # life, source in a pool, damage, an Atk change
 
@@ -321,9 +320,8 @@ def _effect(r: _Reader, d: dict, path: str, limbo: list[int]) -> tuple:
     name = r.get(d, "card", path)
     design = r.design(name, f"{path}.card")
     card = state.cards.cards[design]
-    text = r.choice(r.get(d, "text", path), f"{path}.text", TEXTS)
-    effects = {"text": card.effects, "trigger": card.trigger,
-               "ability": card.ability.effects if card.ability else ()}[text]
+    text = r.choice(r.get(d, "text", path), f"{path}.text", OPERATION_LISTS)
+    effects = card.operations()[OPERATION_LISTS.index(text)]
     if not effects:
         r.fail(f"{path}.text", f"{name!r} has no {text} operations")
     effect = effects[r.integer(r.get(d, "index", path), f"{path}.index", 0, len(effects) - 1)]

@@ -778,8 +778,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(bench/positions/GAME.jsonl: observations with every legal move valued by a deep "
                                    "search; docs/formats.md) against the reference best: top-1 agreement, mean and "
                                    "95th-percentile regret (win-% points the chosen move loses), top-1 agreement "
-                                   "where the best move is more than 1 point ahead of the second, and time per "
-                                   "position. bench/suite_positions.py regenerates the suite.")
+                                   "where the best move is known to be more than 1 point ahead of the second (its lead "
+                                   "less the reference runs' spread), and time per position. bench/suite_positions.py regenerates the suite.")
     p.add_argument("--game", choices=[g.name for g in all_games()], help="only this game's suite (default: every file)")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--iterations", type=_iterations,

@@ -66,6 +66,16 @@ def test_regret_is_the_win_points_lost_against_the_best():
         p.regret("m9")
 
 
+def test_a_lead_is_known_only_beyond_the_reference_runs_spread():
+    moves = (ReferenceMove("a", 0.60, 0.010, 10), ReferenceMove("b", 0.57, 0.005, 10), ReferenceMove("c", 0.1, 0.0, 1))
+    p = SuitePosition("p", "heir", {}, moves, {})
+    assert p.gap == pytest.approx(3) and p.known_gap == pytest.approx(1.5) and p.separated
+    wide = SuitePosition("p", "heir", {}, (ReferenceMove("a", 0.60, 0.020, 10), *moves[1:]), {})
+    assert wide.known_gap == pytest.approx(0.5) and not wide.separated  # the runs disagree by more than the lead
+    one_run = SuitePosition("p", "heir", {}, (ReferenceMove("a", 0.6, math.nan, 10), *moves[1:]), {})
+    assert not one_run.separated
+
+
 def test_summary_of_hand_made_values():
     regrets = [0.0, 0.0, 0.5, 2.0, 10.0]
     agrees = [True, True, False, False, False]

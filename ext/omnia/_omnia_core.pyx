@@ -202,6 +202,7 @@ ctypedef struct Tables:
     int n_designs
     int n_flavors
     Design d[MAX_DESIGNS]
+    int min_cost              # the lowest total cost of a design for sale: a smaller pool buys nothing
     int n_basics              # each player's starting cards, as designs
     uint8_t basics[MAX_IDS]
     int n_deck[MAX_FLAVORS]   # each flavor's deck and source stack, as designs
@@ -358,8 +359,10 @@ cdef inline void push1(Ctx* x, Step st) noexcept nogil:
     push(x, &st, 1)
 
 cdef inline Step* push_step(Ctx* x, int kind, int player) noexcept nogil:
-    """A new step at the front of the queue, filled in place (zero but for its kind and player).
-    Beyond MAX_STEPS the game stops and the step goes to ``x.spare``, nowhere."""
+    """A new step at the front of the queue, filled in place: its kind and player, ``a``, ``b`` and
+    the two counts 0. The lists and the item keep what the slot held before (as deterministic as
+    the rest of the state): a step that reads them fills them (push_item; DEFEND's list grows from
+    its count). Beyond MAX_STEPS the game stops and the step goes to ``x.spare``, nowhere."""
     cdef State* s = x.s
     cdef Step* st
     if s.n_todo >= MAX_STEPS:
@@ -367,9 +370,12 @@ cdef inline Step* push_step(Ctx* x, int kind, int player) noexcept nogil:
         return &x.spare
     st = &s.todo[s.n_todo]
     trail_log(x.tr, s, st, sizeof(Step))
-    memset(st, 0, sizeof(Step))
     st.kind = kind
     st.player = player
+    st.a = 0
+    st.b = 0
+    st.n_list = 0
+    st.n_given = 0
     s.n_todo += 1
     return st
 
@@ -563,22 +569,24 @@ cdef int take_from_hand(Ctx* x, int p, int d) noexcept nogil:
     remove_at(x, s.hand[p], &s.n_hand[p], i)
     return c
 
-cdef inline int add_design(uint64_t* seen, uint8_t* out, int k, int d) noexcept nogil:
-    """Append design ``d`` to ``out[:k]`` unless ``seen`` (a bit per design) has it; the new length."""
+cdef inline bint first_time(uint64_t* seen, int d) noexcept nogil:
+    """Whether design ``d`` is new to ``seen`` (SEEN_WORDS words, a bit per design); marks it."""
     cdef uint64_t bit = (<uint64_t>1) << (d & 63)
     if seen[d >> 6] & bit:
-        return k
+        return False
     seen[d >> 6] |= bit
-    out[k] = d
-    return k + 1
+    return True
 
-cdef int distinct(const State* s, const uint8_t* zone, int n, uint8_t* out, uint64_t* seen) noexcept nogil:
-    """The designs among ``zone``, each once, in first-seen order; ``seen`` (MAX_DESIGNS bits) gets
-    them."""
-    cdef int i, k = 0
-    memset(seen, 0, SEEN_WORDS * sizeof(uint64_t))
+cdef int distinct(const State* s, const uint8_t* zone, int n, uint8_t* out) noexcept nogil:
+    """The designs among ``zone``, each once, in first-seen order."""
+    cdef int i, k = 0, d
+    cdef uint64_t seen[SEEN_WORDS]
+    memset(seen, 0, sizeof(seen))
     for i in range(n):
-        k = add_design(seen, out, k, s.design[zone[i]])
+        d = s.design[zone[i]]
+        if first_time(seen, d):
+            out[k] = d
+            k += 1
     return k
 
 
@@ -723,7 +731,6 @@ cdef int activations(const Tables* tb, const State* s, int p, int32_t* out) noex
     cdef int n = 0, i, c, k, nd, j, total = -1
     cdef int pool[MAX_FLAVORS]
     cdef uint8_t ds[MAX_DESIGNS]
-    cdef uint64_t seen[SEEN_WORDS]
     cdef const Design* d
     for i in range(s.n_field[p]):
         c = s.field[p][i]
@@ -737,8 +744,8 @@ cdef int activations(const Tables* tb, const State* s, int p, int32_t* out) noex
         if d.ab_target == NONE or d.ab_target == TG_SELF or target_moves(tb, s, p, K_ACTIVATE, c, NULL) > 0:
             out[n] = mk(V_ACTIVATE, s.design[c], i + 1, 0, 0)
             n += 1
-    if s.n_hand[p]:
-        nd = distinct(s, s.primed[p], s.n_primed[p], ds, seen)
+    if s.n_hand[p] and s.n_primed[p]:  # a cast discards a card (N-prime-2)
+        nd = distinct(s, s.primed[p], s.n_primed[p], ds)
         for k in range(nd):
             j = first_of_design(s, s.primed[p], s.n_primed[p], ds[k])
             if tb.d[ds[k]].target == NONE or target_moves(tb, s, p, K_PLAY, s.primed[p][j], NULL) > 0:
@@ -753,7 +760,6 @@ cdef int pay_moves(const Tables* tb, const State* s, int p, const FlowItem* it, 
     cdef int g[MAX_FLAVORS]
     cdef uint8_t fs[MAX_FLAVORS]
     cdef uint8_t ds[MAX_DESIGNS]
-    cdef uint64_t seen[SEEN_WORDS]
     cdef int f, k, nd, n = 0, any_short = 0, j, c
     cdef bint total, ok
     for f in range(s.n_flavors):
@@ -763,7 +769,7 @@ cdef int pay_moves(const Tables* tb, const State* s, int p, const FlowItem* it, 
         any_short |= fs[f]
     if not any_short and not total:
         return 0
-    nd = distinct(s, s.hand[p], s.n_hand[p], ds, seen)
+    nd = distinct(s, s.hand[p], s.n_hand[p], ds)
     for k in range(nd):
         if tb.d[ds[k]].type != TY_SOURCE:
             continue
@@ -783,8 +789,7 @@ cdef int pay_moves(const Tables* tb, const State* s, int p, const FlowItem* it, 
 
 cdef int design_moves(const State* s, const uint8_t* zone, int nz, int verb, int zone_bit, int32_t* out) noexcept nogil:
     cdef uint8_t ds[MAX_DESIGNS]
-    cdef uint64_t seen[SEEN_WORDS]
-    cdef int nd = distinct(s, zone, nz, ds, seen), k
+    cdef int nd = distinct(s, zone, nz, ds), k
     for k in range(nd):
         out[k] = mk(verb, ds[k], 0, 0, zone_bit)
     return nd
@@ -800,41 +805,56 @@ cdef int offered(const State* s, int d) noexcept nogil:
             return s.stack[i][s.n_stack[i] - 1]
     return -1
 
+cdef inline int buy_move(const Tables* tb, uint64_t* seen, int dd, const int* pool, int total, int32_t* out,
+                         int n) noexcept nogil:
+    """Add the Buy of design ``dd`` to ``out[:n]`` if it is new to ``seen``, for sale and paid by
+    the pool; the new length."""
+    cdef const Design* d = &tb.d[dd]
+    if first_time(seen, dd) and d.purchasable and covers(pool, total, &d.cost):
+        out[n] = mk(V_BUY, dd, 0, 0, 0)
+        return n + 1
+    return n
+
 cdef int turn_moves(const Tables* tb, const State* s, int32_t* out) noexcept nogil:
     """The active player's actions with the Flow empty, in this order: source, play, prime, buy,
-    activate and cast, attack, end."""
-    cdef int p = s.active, n = 0, k, nd, j, i, q, h, total
+    activate and cast, attack, end. Each kind lists designs in first-seen order, once each (the
+    copies of a design are alike, D-omnia-6): the hand is read once, plays and primes kept aside."""
+    cdef int p = s.active, n = 0, k, i, q, h, c, dd, total, n_play = 0, n_prime = 0
     cdef int pool[MAX_FLAVORS]
-    cdef uint8_t ds[MAX_DESIGNS + MAX_PLAYERS]
+    cdef uint8_t plays[MAX_DESIGNS]
+    cdef uint8_t primes[MAX_DESIGNS]
     cdef uint64_t seen[SEEN_WORDS]
     cdef const Design* d
-    nd = distinct(s, s.hand[p], s.n_hand[p], ds, seen)
-    for k in range(nd):
-        if tb.d[ds[k]].type == TY_SOURCE:
-            out[n] = mk(V_SOURCE, ds[k], 0, 0, 0)
+    memset(seen, 0, sizeof(seen))
+    for i in range(s.n_hand[p]):
+        c = s.hand[p][i]
+        dd = s.design[c]
+        if not first_time(seen, dd):
+            continue
+        d = &tb.d[dd]
+        if d.type == TY_SOURCE:
+            out[n] = mk(V_SOURCE, dd, 0, 0, 0)
             n += 1
-    for k in range(nd):
-        if tb.d[ds[k]].type != TY_SOURCE:
-            if tb.d[ds[k]].target != NONE:
-                j = first_of_design(s, s.hand[p], s.n_hand[p], ds[k])
-                if target_moves(tb, s, p, K_PLAY, s.hand[p][j], NULL) == 0:
-                    continue
-            out[n] = mk(V_PLAY, ds[k], 0, 0, 0)
-            n += 1
-    for k in range(nd):
-        if tb.d[ds[k]].prime:
-            out[n] = mk(V_PRIME, ds[k], 0, 0, 0)
-            n += 1
-    nd = distinct(s, s.row, s.n_row, ds, seen)  # what is offered (offered(): copies are alike)
-    for i in range(s.n):
-        if s.n_stack[i]:
-            nd = add_design(seen, ds, nd, s.design[s.stack[i][s.n_stack[i] - 1]])
-    total = pool_of(tb, s, p, False, pool)
-    for k in range(nd):
-        d = &tb.d[ds[k]]
-        if d.purchasable and covers(pool, total, &d.cost):
-            out[n] = mk(V_BUY, ds[k], 0, 0, 0)
-            n += 1
+        elif d.target == NONE or target_moves(tb, s, p, K_PLAY, c, NULL) > 0:
+            plays[n_play] = dd
+            n_play += 1
+        if d.prime:
+            primes[n_prime] = dd
+            n_prime += 1
+    for k in range(n_play):
+        out[n] = mk(V_PLAY, plays[k], 0, 0, 0)
+        n += 1
+    for k in range(n_prime):
+        out[n] = mk(V_PRIME, primes[k], 0, 0, 0)
+        n += 1
+    total = pool_of(tb, s, p, False, pool)  # what is offered: the Row, then the stacks' tops (offered())
+    if total >= tb.min_cost:
+        memset(seen, 0, sizeof(seen))
+        for i in range(s.n_row):
+            n = buy_move(tb, seen, s.design[s.row[i]], pool, total, out, n)
+        for i in range(s.n):
+            if s.n_stack[i]:
+                n = buy_move(tb, seen, s.design[s.stack[i][s.n_stack[i] - 1]], pool, total, out, n)
     n += activations(tb, s, p, out + n)
     for i in range(s.n_field[p]):
         h = s.field[p][i]
@@ -950,89 +970,73 @@ cdef void step_put(Ctx* x, int p, const FlowItem* it) noexcept nogil:
     trail_log(x.tr, s, &s.flow[s.n_flow], sizeof(FlowItem))
     s.flow[s.n_flow] = it[0]
     s.n_flow += 1
-    push_step(x, S_WINDOW, p)
+    push_step(x, S_PRIORITY, s.active)  # the window (see run)
 
-cdef void effect_steps(const Eff* effs, int ne, int list_kind, int p, int card, const FlowItem* target,
-                       Step* out, int* n) noexcept nogil:
+cdef void push_effects(Ctx* x, const Eff* effs, int ne, int list_kind, int p, int card,
+                       const FlowItem* target) noexcept nogil:
+    """Push a step for each of ``ne`` effect operations of ``card``, the first in front."""
     cdef int i
-    cdef Step st
-    for i in range(ne):
-        st = mkstep(S_EFFECT, p)
+    cdef Step* st
+    for i in range(ne - 1, -1, -1):
+        st = push_step(x, S_EFFECT, p)
         st.a = list_kind
         st.b = i
+        memset(&st.it, 0, sizeof(FlowItem))
         st.it.card = card
         if target != NULL:
             st.it.tkind = target.tkind
             st.it.tval = target.tval
-        out[n[0]] = st
-        n[0] += 1
 
 cdef void step_resolve(Ctx* x, int p) noexcept nogil:
     """N-flow-3: the whole Flow resolves, newest first; destroyed heroes and the end of the game are
     checked after each item (N-attack-4, N-flow-6)."""
     cdef State* s = x.s
-    cdef Step steps[MAX_EFFECTS + 3]
-    cdef int n = 0
     cdef FlowItem it
     if s.n_flow == 0:
         return
     s.n_flow -= 1
     it = s.flow[s.n_flow]
-    resolution(x, &it, steps, &n)
-    steps[n] = mkstep(S_SETTLE, p)
-    steps[n + 1] = mkstep(S_RESOLVE, p)
-    push(x, steps, n + 2)
+    push_step(x, S_RESOLVE, p)  # the steps of the item go in front of these two
+    push_step(x, S_SETTLE, p)
+    resolution(x, &it)
 
-cdef void resolution(Ctx* x, const FlowItem* it, Step* out, int* n) noexcept nogil:
-    """The steps that resolve one item of the Flow (some of it done at once, as the reference)."""
+cdef void resolution(Ctx* x, const FlowItem* it) noexcept nogil:
+    """Push the steps that resolve one item of the Flow (some of it done at once, as the reference)."""
     cdef State* s = x.s
     cdef const Tables* tb = x.tb
     cdef int p = it.player, c = it.card
     cdef const Design* d = des(tb, s, c)
-    cdef Step st
     if it.kind == K_BUY:  # N-buy-1
-        st = mkstep(S_TO_DISCARD, p)
-        st.a = c
-        out[0] = st
-        n[0] = 1
+        push_step(x, S_TO_DISCARD, p).a = c
         return
     if it.kind == K_ATTACK:
-        attack(x, it, out, n)
+        attack(x, it)
         return
     if it.cancelled:  # N-card-2
         if it.kind == K_PLAY:
-            st = mkstep(S_TO_DISCARD, p)
-            st.a = c
-            out[0] = st
-            n[0] = 1
+            push_step(x, S_TO_DISCARD, p).a = c
         return
     if it.kind == K_ACTIVATE:
-        effect_steps(d.ab, d.n_ab, E_ABILITY, p, c, it, out, n)
+        push_effects(x, d.ab, d.n_ab, E_ABILITY, p, c, it)
         return
     if d.stays:  # N-play-1
         if d.type == TY_EQUIPMENT and n_heroes(tb, s, p):
-            st = mkstep(S_ATTACH, p)
-            st.a = c
-            out[0] = st
-            n[0] = 1
+            push_step(x, S_ATTACH, p).a = c
             return
         append(x, s.field[p], &s.n_field[p], c)
         return
-    effect_steps(d.eff, d.n_eff, E_TEXT, p, c, it, out, n)
-    st = mkstep(S_TO_DISCARD, p)
-    st.a = c
-    out[n[0]] = st
-    n[0] += 1
+    push_step(x, S_TO_DISCARD, p).a = c  # after the effects
+    push_effects(x, d.eff, d.n_eff, E_TEXT, p, c, it)
 
-cdef void attack(Ctx* x, const FlowItem* it, Step* out, int* n) noexcept nogil:
+cdef void attack(Ctx* x, const FlowItem* it) noexcept nogil:
     """N-attack-3: the attack's damage."""
     cdef State* s = x.s
     cdef const Tables* tb = x.tb
     cdef int p = it.player, attacker = it.card, q = it.tval, i, h, k = 0
-    cdef Step st
+    cdef Step* st
     if index_of(s.field[p], s.n_field[p], attacker) < 0:
         return
-    st = mkstep(S_STRIKE, p)
+    st = push_step(x, S_STRIKE, p)
     st.a = attacker
     st.b = q
     if can_be_defended(tb, s, attacker):
@@ -1044,8 +1048,6 @@ cdef void attack(Ctx* x, const FlowItem* it, Step* out, int* n) noexcept nogil:
         st.n_list = k
         for i in range(k):
             set32(x, &s.damage[attacker], s.damage[attacker] + atk(tb, s, st.list[i]))
-    out[0] = st
-    n[0] = 1
 
 cdef void step_strike(Ctx* x, const Step* st) noexcept nogil:
     """The attacker's Atk split among the defenders one at a time; the last takes the rest (D-omnia-4)."""
@@ -1090,9 +1092,10 @@ cdef void step_settle(Ctx* x) noexcept nogil:
     cdef int p, i, k, h
     for p in range(s.n):
         k = 0
-        for i in range(s.n_field[p]):
-            if is_hero(x.tb, s, s.field[p][i]):
-                heroes[k] = s.field[p][i]
+        for i in range(s.n_field[p]):  # Equipment only adds Def: below the printed Def, a hero stays
+            h = s.field[p][i]
+            if is_hero(x.tb, s, h) and s.damage[h] >= des(x.tb, s, h).defense:
+                heroes[k] = h
                 k += 1
         for i in range(k):
             h = heroes[i]
@@ -1253,12 +1256,12 @@ cdef void resolve(Ctx* x, const Step* st, int32_t m) noexcept nogil:
     the queue, still in its slot: the first push writes over it, so it is read before."""
     cdef State* s = x.s
     cdef const Tables* tb = x.tb
-    cdef int p = st.player, verb = m_verb(m), i, j, c, zone_n, a = st.a
+    cdef int p = st.player, verb = m_verb(m), i, j, c, a = st.a, k = 0
     cdef const Design* d
     cdef Step nxt
-    cdef Step steps[MAX_EFFECTS + 2]
+    cdef Step* rest
+    cdef uint8_t others[MAX_LIST]
     cdef FlowItem it
-    cdef int n = 0
     if st.kind == S_PRIORITY:
         if verb == V_PASS:
             if a + 1 >= s.n:  # everyone passed in succession: the whole Flow resolves
@@ -1267,22 +1270,20 @@ cdef void resolve(Ctx* x, const Step* st, int32_t m) noexcept nogil:
                 push_step(x, S_PRIORITY, (p + 1) % s.n).a = a + 1
         else:
             activate(x, p, m)
-    elif st.kind == S_TRIGGER:
+    elif st.kind == S_TRIGGER:  # its effects, a settle, then the triggers left
         j = first_of_design(s, st.list, st.n_list, m_card(m))
         c = st.list[j]
+        for i in range(st.n_list):
+            if i != j:
+                others[k] = st.list[i]
+                k += 1
+        if k:
+            rest = push_step(x, S_TRIGGER, p)
+            memcpy(rest.list, others, k)
+            rest.n_list = k
+        push_step(x, S_SETTLE, p)
         d = des(tb, s, c)
-        effect_steps(d.trig, d.n_trig, E_TRIGGER, p, c, NULL, steps, &n)
-        steps[n] = mkstep(S_SETTLE, p)
-        n += 1
-        if st.n_list > 1:
-            nxt = mkstep(S_TRIGGER, p)
-            for i in range(st.n_list):
-                if i != j:
-                    nxt.list[nxt.n_list] = st.list[i]
-                    nxt.n_list += 1
-            steps[n] = nxt
-            n += 1
-        push(x, steps, n)
+        push_effects(x, d.trig, d.n_trig, E_TRIGGER, p, c, NULL)
     elif st.kind == S_PAY:
         pay_source(x, p, m)
         s.n_todo += 1  # the step stays: its record is still in the slot
@@ -1383,7 +1384,7 @@ cdef void turn_move(Ctx* x, int32_t m) noexcept nogil:
     elif verb == V_END:  # N-clean-1: a window, Clean-Up, the draw (pushed last to first)
         push_step(x, S_DRAW_PHASE, p)
         push_step(x, S_CLEANUP, p)
-        push_step(x, S_WINDOW, p)
+        push_step(x, S_PRIORITY, p)  # the window (see run)
 
 cdef void run(Ctx* x) noexcept nogil:
     """Resolve steps until a player must choose (or the game is over)."""
@@ -1397,8 +1398,10 @@ cdef void run(Ctx* x) noexcept nogil:
             s.n_todo -= 1
             if st.kind == S_TURN:
                 step_turn(x, st.player)
-            elif st.kind == S_WINDOW:  # N-flow-2: priority goes round from the active player
-                push_step(x, S_PRIORITY, s.active)
+            elif st.kind == S_WINDOW:  # N-flow-2: priority goes round from the active player. The
+                push_step(x, S_PRIORITY, s.active)  # core pushes that at once where the reference
+                                                    # pushes a window (in front, so taken at once); a
+                                                    # window comes only from a copied position
             elif st.kind == S_PUT:
                 step_put(x, st.player, &st.it)
             elif st.kind == S_RESOLVE:
@@ -1723,6 +1726,7 @@ cdef class CoreTables:
         letters = "".join(f.letter for f in cards.flavors)
         self.tb.n_designs = len(cards.cards)
         self.tb.n_flavors = len(cards.flavors)
+        self.tb.min_cost = min([c.cost.total for c in cards.cards if c.cost is not None], default=NEVER)
         for i, c in enumerate(cards.cards):
             d = &self.tb.d[i]
             for value in (c.atk, c.defense, c.prestige, c.target_def or 0):

@@ -538,6 +538,17 @@ cdef inline void to_discard(Ctx* x, int c) noexcept nogil:
     cdef int p = s.owner[c]
     append(x, s.discard[p], &s.n_discard[p], c)
 
+cdef inline void clear_marks(Ctx* x, int c) noexcept nogil:
+    """Damage and the changes until end of turn off a card (it leaves play, or the turn ends):
+    these marks are only ever on cards in play."""
+    cdef State* s = x.s
+    if s.damage[c]:
+        set32(x, &s.damage[c], 0)
+    if s.pumped[c]:
+        set32(x, &s.pumped[c], 0)
+    if s.flags[c] & F_UNBLOCKABLE:
+        set8(x, &s.flags[c], s.flags[c] & ~F_UNBLOCKABLE)
+
 cdef void leave_play(Ctx* x, int c) noexcept nogil:
     """A card leaves the playfield for its owner's discard stack; Equipment on a hero that leaves
     becomes unattached (N-play-2)."""
@@ -553,12 +564,7 @@ cdef void leave_play(Ctx* x, int c) noexcept nogil:
                 set8(x, &s.attached[e], NONE)
     if s.attached[c] != NONE:
         set8(x, &s.attached[c], NONE)
-    if s.damage[c]:
-        set32(x, &s.damage[c], 0)
-    if s.pumped[c]:
-        set32(x, &s.pumped[c], 0)
-    if s.flags[c] & F_UNBLOCKABLE:
-        set8(x, &s.flags[c], s.flags[c] & ~F_UNBLOCKABLE)
+    clear_marks(x, c)
     to_discard(x, c)
 
 cdef int take_from_hand(Ctx* x, int p, int d) noexcept nogil:
@@ -1119,15 +1125,9 @@ cdef void step_cleanup(Ctx* x, int player) noexcept nogil:
             c = cards[i]
             if des(x.tb, s, c).type == TY_EQUIPMENT and s.attached[c] == NONE:
                 leave_play(x, c)
-    for p in range(s.n):  # damage and the turn's changes are only ever on cards in play (leave_play)
+    for p in range(s.n):
         for i in range(s.n_field[p]):
-            c = s.field[p][i]
-            if s.damage[c]:
-                set32(x, &s.damage[c], 0)
-            if s.pumped[c]:
-                set32(x, &s.pumped[c], 0)
-            if s.flags[c] & F_UNBLOCKABLE:
-                set8(x, &s.flags[c], s.flags[c] & ~F_UNBLOCKABLE)
+            clear_marks(x, s.field[p][i])
     for i in range(s.n_hand[player]):
         append(x, s.discard[player], &s.n_discard[player], s.hand[player][i])
     s.n_hand[player] = 0
@@ -1565,52 +1565,9 @@ cdef void determinize(const Tables* tb, State* s, int player, uint64_t* rng) noe
     shuffle(s.shop, s.n_shop, rng)
     rng_seed(s.rng, rng_next(rng))
 
-cdef int random_playout(const Tables* tb, State* s, uint64_t* rng) noexcept nogil:
-    """Uniformly random moves to the end (one ``rng_below`` per move, as ``RandomBot``)."""
-    cdef int32_t moves[MAX_MOVES]
-    cdef int plies = 0, n
-    cdef Ctx x
-    x.tb = tb
-    x.s = s
-    x.tr = NULL
-    while s.phase != PH_OVER:
-        n = gen_moves(tb, s, moves)
-        do_move(&x, moves[rng_below(rng, n)])
-        plies += 1
-    return plies
-
-
 # ------------------------------------------------------------------------------ the C contract
 
-cdef void api_new_game(const void* tables, const void* config, uint64_t seed, void* s) noexcept nogil:
-    setup(<const Tables*>tables, <State*>s, seed, <const Setup*>config)
-
-cdef int api_to_move(const void* tables, const void* s) noexcept nogil:
-    cdef const State* st = <const State*>s
-    if st.phase == PH_OVER:
-        return -1
-    return st.todo[st.n_todo - 1].player if st.n_todo else st.active
-
-cdef int api_legal_moves(const void* tables, void* s, int32_t* out) noexcept nogil:
-    return gen_moves(<const Tables*>tables, <State*>s, out)
-
-cdef void api_apply(const void* tables, void* s, int32_t move, Trail* trail) noexcept nogil:
-    cdef Ctx x
-    x.tb = <const Tables*>tables
-    x.s = <State*>s
-    x.tr = trail
-    do_move(&x, move)
-
-cdef void api_returns(const void* tables, const void* s, double* out) noexcept nogil:
-    shares(<const Tables*>tables, <const State*>s, out)
-
-cdef void api_scores(const void* tables, const void* s, int32_t* out) noexcept nogil:
-    cdef int p
-    for p in range((<const State*>s).n):
-        out[p] = score(<const Tables*>tables, <const State*>s, p)
-
-cdef void api_determinize(const void* tables, void* s, int player, uint64_t* rng) noexcept nogil:
-    determinize(<const Tables*>tables, <State*>s, player, rng)
+# what only this game says; the rest is game_api_table.pxi's (included below)
 
 cdef int32_t api_seen_move(const void* tables, int32_t move, int mover, int viewer) noexcept nogil:
     """A primed spell is face down (N-hidden-2): the others see that a card was primed, not which;
@@ -1618,9 +1575,6 @@ cdef int32_t api_seen_move(const void* tables, int32_t move, int mover, int view
     if m_verb(move) == V_PRIME and mover != viewer:
         return HIDDEN_MOVE
     return move
-
-cdef int api_rollout(const void* tables, void* s, uint64_t* rng, void* track) noexcept nogil:
-    return random_playout(<const Tables*>tables, <State*>s, rng)
 
 cdef void api_track_begin(const void* tables, const void* s, void* track) noexcept nogil:
     pass  # no tracker: OMNIA reports no statistics to the advisor yet
@@ -1633,32 +1587,12 @@ cdef void api_track_stats(const void* tables, const void* s, const void* track, 
     pass
 
 
-cdef GameApi OMNIA_API[MAX_PLAYERS + 1]  # by player count (2..4): the table fixes it
-cdef int _players
-for _players in range(2, MAX_PLAYERS + 1):
-    OMNIA_API[_players].name = "omnia"
-    OMNIA_API[_players].num_players = _players
-    OMNIA_API[_players].max_moves = MAX_MOVES
-    OMNIA_API[_players].state_size = sizeof(State)
-    OMNIA_API[_players].track_size = 0
-    OMNIA_API[_players].trail_per_move = TRAIL_PER_MOVE
-    OMNIA_API[_players].n_stats = 0
-    OMNIA_API[_players].new_game = api_new_game
-    OMNIA_API[_players].to_move = api_to_move
-    OMNIA_API[_players].legal_moves = api_legal_moves
-    OMNIA_API[_players].apply = api_apply
-    OMNIA_API[_players].returns = api_returns
-    OMNIA_API[_players].scores = api_scores
-    OMNIA_API[_players].determinize = api_determinize
-    OMNIA_API[_players].seen_move = api_seen_move
-    OMNIA_API[_players].rollout = api_rollout
-    OMNIA_API[_players].track_begin = api_track_begin
-    OMNIA_API[_players].track_step = api_track_step
-    OMNIA_API[_players].track_stats = api_track_stats
+include "game_api_table.pxi"
+
+fill_game_api("omnia", 0, 0)
 
 # the core's numbers are the data's and the rules' (a card file beyond the data's limits is refused
 # by cards.py; a set or a deal beyond the core's by CoreTables and CoreState.new)
-assert sizeof(State) <= TRAIL_MAX_STATE and <int>MAX_MOVES <= <int>SEARCH_MAX_MOVES
 assert 4 * MAX_IDS + 10 <= MAX_MOVES  # the longest decision: see CoreState.new
 assert (card_data.MAX_CARDS, card_data.MAX_FLAVORS, card_data.MAX_EFFECTS) == (MAX_DESIGNS, MAX_FLAVORS, MAX_EFFECTS)
 assert card_data.MAX_STAT < 256 and card_data.MAX_COST < 256 and card_data.MAX_PRESTIGE < 256
@@ -1865,7 +1799,7 @@ cdef class CoreState(CoreStateBase):
     # -- the hooks of CoreStateBase (core_state_base.pxi), which gives the State interface
 
     cdef int _lend(self, GameHandle* h) except -1:
-        h.api = &OMNIA_API[self.s.n]
+        h.api = &GAME_API[self.s.n]
         h.tables = &self.tables.tb
         h.config = &self.deal
         h.state = &self.s

@@ -2005,6 +2005,11 @@ cdef class CoreState(CoreStateBase):
         s.n_shop = _ids(s.shop, state.shop_deck)
         s.n_row = _ids(s.row, state.row)
         s.n_removed = _ids(s.removed, state.removed)
+        marked = [*state.damage, *state.pumped, *state.attached, *state.attached.values(), *state.unblockable,
+                  *state.attacked, *state.used]
+        strays = sorted(c for c in marked if not 0 <= c < ids)
+        if strays:
+            raise ValueError(f"marks on cards that are not in the game: {strays}")
         in_play = {c for p in range(n) for c in state.field[p]}
         for marks in (state.damage, state.pumped, state.unblockable):  # the core clears them in play only
             if not in_play.issuperset(marks):

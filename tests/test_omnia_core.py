@@ -352,6 +352,14 @@ def test_from_state_refuses_what_the_core_cannot_hold():
     ref.design += [0] * 200
     with pytest.raises(CoreLimitError, match="at most"):
         CoreState.from_state(ref)
+    ref = OmniaState.new(1)  # the core clears damage at Clean-Up on the cards in play only
+    ref.damage[ref.hand[0][0]] = 1
+    with pytest.raises(UsageError, match="not in play"):
+        CoreState.from_state(ref)
+    ref = OmniaState.new(1)
+    ref.attacked.add(10**6)
+    with pytest.raises(UsageError, match="not in the game"):
+        CoreState.from_state(ref)
 
 
 def test_the_core_compiles_the_seed_edition():

@@ -1150,59 +1150,13 @@ cdef void deal_unseen(State* s, int player, uint64_t* rng) noexcept nogil:
     for i in range(4):
         s.rng[i] = rng_next(rng)
 
-cdef int random_playout(const Tables* tb, State* s, uint64_t* rng) noexcept nogil:
-    """Uniformly random moves to the end (one ``rng_below`` per move, as ``RandomBot``)."""
-    cdef int32_t moves[MAX_MOVES]
-    cdef int plies = 0, n
-    cdef Ctx x
-    x.tb = tb
-    x.s = s
-    x.tr = NULL
-    while s.phase != PH_OVER:
-        n = gen_moves(tb, s, moves)
-        do_move(&x, moves[rng_below(rng, n)])
-        plies += 1
-    return plies
-
-
 # ------------------------------------------------------------------------------ the C contract
 
-cdef void api_new_game(const void* tables, const void* config, uint64_t seed, void* s) noexcept nogil:
-    setup(<const Tables*>tables, <State*>s, seed, <const Setup*>config)
-
-cdef int api_to_move(const void* tables, const void* s) noexcept nogil:
-    cdef const State* st = <const State*>s
-    if st.phase == PH_OVER:
-        return -1
-    return st.todo[st.n_todo - 1].player if st.n_todo else st.active
-
-cdef int api_legal_moves(const void* tables, void* s, int32_t* out) noexcept nogil:
-    return gen_moves(<const Tables*>tables, <State*>s, out)
-
-cdef void api_apply(const void* tables, void* s, int32_t move, Trail* trail) noexcept nogil:
-    cdef Ctx x
-    x.tb = <const Tables*>tables
-    x.s = <State*>s
-    x.tr = trail
-    do_move(&x, move)
-
-cdef void api_returns(const void* tables, const void* s, double* out) noexcept nogil:
-    shares(<const Tables*>tables, <const State*>s, out)
-
-cdef void api_scores(const void* tables, const void* s, int32_t* out) noexcept nogil:
-    cdef int p
-    for p in range((<const State*>s).n):
-        out[p] = score(<const Tables*>tables, <const State*>s, p)
-
-cdef void api_determinize(const void* tables, void* s, int player, uint64_t* rng) noexcept nogil:
-    determinize(<const Tables*>tables, <State*>s, player, rng)
+# what only this game says; the rest is game_api_table.pxi's (included below)
 
 cdef int32_t api_seen_move(const void* tables, int32_t move, int mover, int viewer) noexcept nogil:
     """Every OMEGA move is public; only what a bag draw brings is hidden, and that is no move."""
     return move
-
-cdef int api_rollout(const void* tables, void* s, uint64_t* rng, void* track) noexcept nogil:
-    return random_playout(<const Tables*>tables, <State*>s, rng)
 
 ctypedef struct Track:
     # the advisor's game statistics (OmegaGame.outlook): the turn an iteration starts from
@@ -1229,31 +1183,11 @@ cdef void api_track_stats(const void* tables, const void* s, const void* track, 
     out[2] = st.turns - (<const Track*>track).turns
 
 
-cdef GameApi OMEGA_API[MAX_PLAYERS + 1]  # by player count (2..4): the table fixes it
-cdef int _players
-for _players in range(2, MAX_PLAYERS + 1):
-    OMEGA_API[_players].name = "omega"
-    OMEGA_API[_players].num_players = _players
-    OMEGA_API[_players].max_moves = MAX_MOVES
-    OMEGA_API[_players].state_size = sizeof(State)
-    OMEGA_API[_players].track_size = sizeof(Track)
-    OMEGA_API[_players].trail_per_move = TRAIL_PER_MOVE
-    OMEGA_API[_players].n_stats = N_STATS
-    OMEGA_API[_players].new_game = api_new_game
-    OMEGA_API[_players].to_move = api_to_move
-    OMEGA_API[_players].legal_moves = api_legal_moves
-    OMEGA_API[_players].apply = api_apply
-    OMEGA_API[_players].returns = api_returns
-    OMEGA_API[_players].scores = api_scores
-    OMEGA_API[_players].determinize = api_determinize
-    OMEGA_API[_players].seen_move = api_seen_move
-    OMEGA_API[_players].rollout = api_rollout
-    OMEGA_API[_players].track_begin = api_track_begin
-    OMEGA_API[_players].track_step = api_track_step
-    OMEGA_API[_players].track_stats = api_track_stats
+include "game_api_table.pxi"
+
+fill_game_api("omega", sizeof(Track), N_STATS)
 
 # the core's limits and numbers are the data's and the rules' (a card file beyond them is refused by cards.py)
-assert sizeof(State) <= TRAIL_MAX_STATE and <int>MAX_MOVES <= <int>SEARCH_MAX_MOVES
 assert (card_data.MAX_EGREGORS, card_data.MAX_ARCANA, card_data.ARCANA_STACKS) == (MAX_EGREGORS, MAX_ARCANA, ARCANA_STACKS)
 assert card_data.MAX_RUNES_OF_A_KIND <= 255 and card_data.MAX_SQUARES <= 255  # uint8 counts and squares
 assert card_data.MAX_POWER <= CARRY and card_data.MAX_THRUST * CONTROL // card_data.MIN_SQUARES + 1 < MAX_STEPS
@@ -1545,7 +1479,7 @@ cdef class CoreState(CoreStateBase):
     # -- the hooks of CoreStateBase (core_state_base.pxi), which gives the State interface
 
     cdef int _lend(self, GameHandle* h) except -1:
-        h.api = &OMEGA_API[self.s.n]
+        h.api = &GAME_API[self.s.n]
         h.tables = &self.tables.tb
         h.config = &self.deal
         h.state = &self.s

@@ -61,6 +61,8 @@ cdef enum:
     START_LIFE = 20          # N-setup-6
     SHOP_ROW = 5
     NONE = 255               # no card, no seat, no target
+    SEEN_WORDS = 4           # uint64 words of a bit per design (distinct)
+    NEVER = 65535            # State.attacked, State.used: no turn (turns stay below it)
     OWNER = 254              # a gain_source of its owner's (controller's) flavor
     # card types (cards.TYPES order)
     TY_HERO = 0
@@ -156,8 +158,6 @@ cdef enum:
     PH_OVER = 4
     # per-card flags
     F_UNBLOCKABLE = 1
-    F_ATTACKED = 2
-    F_USED = 4
 
 STEP_NAMES = ("turn", "window", "put", "resolve", "strike", "effect", "settle", "to_discard", "cleanup",
               "draw_phase", "priority", "trigger", "pay", "cost", "target", "defend", "assign", "attach",
@@ -175,6 +175,8 @@ ctypedef struct CostRec:
     uint8_t generic
     uint8_t total
     uint8_t need[MAX_FLAVORS]  # flavored source by flavor index
+    uint8_t n_need            # the flavors with a need, for the quick test of covers()
+    uint8_t need_f[MAX_FLAVORS]
 
 ctypedef struct Design:
     # one card design of the set
@@ -200,6 +202,7 @@ ctypedef struct Tables:
     int n_designs
     int n_flavors
     Design d[MAX_DESIGNS]
+    int min_cost              # the lowest total cost of a design for sale: a smaller pool buys nothing
     int n_basics              # each player's starting cards, as designs
     uint8_t basics[MAX_IDS]
     int n_deck[MAX_FLAVORS]   # each flavor's deck and source stack, as designs
@@ -278,6 +281,10 @@ ctypedef struct State:
     uint8_t owner[MAX_IDS]                 # NONE until bought
     uint8_t attached[MAX_IDS]              # an Equipment -> its hero, NONE
     uint8_t flags[MAX_IDS]                 # F_*
+    uint16_t attacked[MAX_IDS]             # the turn (`turns`) in which the card last attacked: it
+    uint16_t used[MAX_IDS]                 # has attacked (used its once-a-turn ability) this turn if
+                                           # the number is this turn's (NEVER: not yet; so no pass
+                                           # over the cards clears them when a turn begins)
     int32_t damage[MAX_IDS]
     int32_t pumped[MAX_IDS]                # Atk changes until end of turn
     FlowItem flow[MAX_FLOW]                    # bottom first
@@ -287,6 +294,7 @@ ctypedef struct Ctx:
     const Tables* tb
     State* s
     Trail* tr
+    Step spare                # where push_step writes once the queue is full (the game stopped)
 
 
 # ------------------------------------------------------------------------------ moves and records
@@ -350,6 +358,33 @@ cdef inline void push(Ctx* x, const Step* steps, int n) noexcept nogil:
 cdef inline void push1(Ctx* x, Step st) noexcept nogil:
     push(x, &st, 1)
 
+cdef inline Step* push_step(Ctx* x, int kind, int player) noexcept nogil:
+    """A new step at the front of the queue, filled in place: its kind and player, ``a``, ``b`` and
+    the two counts 0. The lists and the item keep what the slot held before (as deterministic as
+    the rest of the state): a step that reads them fills them (push_item; DEFEND's list grows from
+    its count). Beyond MAX_STEPS the game stops and the step goes to ``x.spare``, nowhere."""
+    cdef State* s = x.s
+    cdef Step* st
+    if s.n_todo >= MAX_STEPS:
+        stop_over(s)
+        return &x.spare
+    st = &s.todo[s.n_todo]
+    trail_log(x.tr, s, st, sizeof(Step))
+    st.kind = kind
+    st.player = player
+    st.a = 0
+    st.b = 0
+    st.n_list = 0
+    st.n_given = 0
+    s.n_todo += 1
+    return st
+
+cdef inline Step* push_item(Ctx* x, int kind, int player, const FlowItem* it) noexcept nogil:
+    """push_step with an item (``it`` must not be in the queue's free slot, which this writes)."""
+    cdef Step* st = push_step(x, kind, player)
+    st.it = it[0]
+    return st
+
 cdef inline void stop_over(State* s) noexcept nogil:
     """A limit of the core reached: the game stops (the Python doors raise CoreLimitError)."""
     s.overflow = 1
@@ -361,6 +396,10 @@ cdef inline void stop_over(State* s) noexcept nogil:
 cdef inline void set8(Ctx* x, uint8_t* p, int v) noexcept nogil:
     trail_log(x.tr, x.s, p, 1)
     p[0] = <uint8_t>v
+
+cdef inline void set16(Ctx* x, uint16_t* p, int v) noexcept nogil:
+    trail_log(x.tr, x.s, p, 2)
+    p[0] = <uint16_t>v
 
 cdef inline void set32(Ctx* x, int32_t* p, int v) noexcept nogil:
     trail_log(x.tr, x.s, p, 4)
@@ -499,6 +538,17 @@ cdef inline void to_discard(Ctx* x, int c) noexcept nogil:
     cdef int p = s.owner[c]
     append(x, s.discard[p], &s.n_discard[p], c)
 
+cdef inline void clear_marks(Ctx* x, int c) noexcept nogil:
+    """Damage and the changes until end of turn off a card (it leaves play, or the turn ends):
+    these marks are only ever on cards in play."""
+    cdef State* s = x.s
+    if s.damage[c]:
+        set32(x, &s.damage[c], 0)
+    if s.pumped[c]:
+        set32(x, &s.pumped[c], 0)
+    if s.flags[c] & F_UNBLOCKABLE:
+        set8(x, &s.flags[c], s.flags[c] & ~F_UNBLOCKABLE)
+
 cdef void leave_play(Ctx* x, int c) noexcept nogil:
     """A card leaves the playfield for its owner's discard stack; Equipment on a hero that leaves
     becomes unattached (N-play-2)."""
@@ -514,12 +564,7 @@ cdef void leave_play(Ctx* x, int c) noexcept nogil:
                 set8(x, &s.attached[e], NONE)
     if s.attached[c] != NONE:
         set8(x, &s.attached[c], NONE)
-    if s.damage[c]:
-        set32(x, &s.damage[c], 0)
-    if s.pumped[c]:
-        set32(x, &s.pumped[c], 0)
-    if s.flags[c] & F_UNBLOCKABLE:
-        set8(x, &s.flags[c], s.flags[c] & ~F_UNBLOCKABLE)
+    clear_marks(x, c)
     to_discard(x, c)
 
 cdef int take_from_hand(Ctx* x, int p, int d) noexcept nogil:
@@ -530,15 +575,22 @@ cdef int take_from_hand(Ctx* x, int p, int d) noexcept nogil:
     remove_at(x, s.hand[p], &s.n_hand[p], i)
     return c
 
+cdef inline bint first_time(uint64_t* seen, int d) noexcept nogil:
+    """Whether design ``d`` is new to ``seen`` (SEEN_WORDS words, a bit per design); marks it."""
+    cdef uint64_t bit = (<uint64_t>1) << (d & 63)
+    if seen[d >> 6] & bit:
+        return False
+    seen[d >> 6] |= bit
+    return True
+
 cdef int distinct(const State* s, const uint8_t* zone, int n, uint8_t* out) noexcept nogil:
     """The designs among ``zone``, each once, in first-seen order."""
-    cdef int i, j, k = 0, d
+    cdef int i, k = 0, d
+    cdef uint64_t seen[SEEN_WORDS]
+    memset(seen, 0, sizeof(seen))
     for i in range(n):
         d = s.design[zone[i]]
-        for j in range(k):
-            if out[j] == d:
-                break
-        else:
+        if first_time(seen, d):
             out[k] = d
             k += 1
     return k
@@ -546,13 +598,16 @@ cdef int distinct(const State* s, const uint8_t* zone, int n, uint8_t* out) noex
 
 # ------------------------------------------------------------------------------ source
 
-cdef void gains(const Tables* tb, const State* s, int c, int* pool) noexcept nogil:
-    """What a source card adds to its owner's pool; Basic Source makes its owner's flavor (N-card-7)."""
+cdef int gains(const Tables* tb, const State* s, int c, int* pool) noexcept nogil:
+    """Add what a source card adds to its owner's pool; Basic Source makes its owner's flavor
+    (N-card-7). Returns the amount."""
     cdef const Design* d = des(tb, s, c)
-    cdef int i
+    cdef int i, total = 0
     for i in range(d.n_eff):
         if d.eff[i].op == OP_GAIN_SOURCE:
             pool[s.flavor[s.owner[c]] if d.eff[i].flavor == OWNER else d.eff[i].flavor] += d.eff[i].n
+            total += d.eff[i].n
+    return total
 
 cdef void gain_source(Ctx* x, int p, int c) noexcept nogil:
     cdef State* s = x.s
@@ -571,22 +626,28 @@ cdef bint short_of(const int* pool, int nf, const CostRec* cost, uint8_t* flavor
         total += pool[f]
     return total < cost.total
 
-cdef bint can_pay(const Tables* tb, const State* s, int p, const CostRec* cost, bint with_hand) noexcept nogil:
-    """Whether the pool (and, paying an Activate cost, every source card in hand) covers ``cost``."""
-    cdef int pool[MAX_FLAVORS]
-    cdef uint8_t fs[MAX_FLAVORS]
-    cdef int f, i, c
+cdef int pool_of(const Tables* tb, const State* s, int p, bint with_hand, int* pool) noexcept nogil:
+    """A player's pool (paying an Activate cost: with what every source card in hand adds) into
+    ``pool``; its total."""
+    cdef int f, i, c, total = 0
     for f in range(s.n_flavors):
         pool[f] = s.pool[p][f]
+        total += pool[f]
     if with_hand:
         for i in range(s.n_hand[p]):
             c = s.hand[p][i]
             if des(tb, s, c).type == TY_SOURCE:
-                gains(tb, s, c, pool)
-    if short_of(pool, s.n_flavors, cost, fs):
+                total += gains(tb, s, c, pool)
+    return total
+
+cdef inline bint covers(const int* pool, int total, const CostRec* cost) noexcept nogil:
+    """Whether a pool (see pool_of) pays ``cost``: its total, and each flavor it needs."""
+    cdef int i, f
+    if total < cost.total:
         return False
-    for f in range(s.n_flavors):
-        if fs[f]:
+    for i in range(cost.n_need):
+        f = cost.need_f[i]
+        if pool[f] < cost.need[f]:
             return False
     return True
 
@@ -606,17 +667,19 @@ cdef void pay(Ctx* x, int p, const CostRec* cost) noexcept nogil:
 
 # ------------------------------------------------------------------------------ targets
 
-cdef inline uint8_t aim(const Tables* tb, const State* s, const FlowItem* it, int* limit) noexcept nogil:
-    cdef const Design* d = des(tb, s, it.card)
-    if it.kind == K_ACTIVATE:
+cdef inline uint8_t aim(const Tables* tb, const State* s, int item_kind, int card, int* limit) noexcept nogil:
+    """What an action of ``item_kind`` (K_*) with ``card`` aims at (TG_*, NONE), and a destroy's limit."""
+    cdef const Design* d = des(tb, s, card)
+    if item_kind == K_ACTIVATE:
         limit[0] = NONE
         return d.ab_target
     limit[0] = d.target_def
     return d.target
 
-cdef int target_moves(const Tables* tb, const State* s, int p, const FlowItem* it, int32_t* out) noexcept nogil:
-    """The legal targets of a Play or Activate (N-play-3); ``out`` NULL: only count them."""
-    cdef int limit, kind = aim(tb, s, it, &limit), n = 0, i, q, h
+cdef int target_moves(const Tables* tb, const State* s, int p, int item_kind, int card,
+                      int32_t* out) noexcept nogil:
+    """The legal targets of a Play or Activate of ``card`` (N-play-3); ``out`` NULL: only count them."""
+    cdef int limit, kind = aim(tb, s, item_kind, card, &limit), n = 0, i, q, h
     if kind == TG_FLOW:
         for i in range(s.n_flow):
             if (s.flow[i].kind == K_PLAY or s.flow[i].kind == K_ACTIVATE) and not s.flow[i].cancelled:
@@ -653,46 +716,45 @@ cdef void target_of(const State* s, int32_t m, FlowItem* it) noexcept nogil:
         it.tkind = T_HERO
         it.tval = s.field[m_seat(m)][m_slot(m) - 1]
 
-cdef Step after_cost(const Tables* tb, const State* s, int p, const FlowItem* it) noexcept nogil:
-    """The next step of an action whose cost is paid: its target, or straight onto the Flow."""
-    cdef int limit, kind = aim(tb, s, it, &limit)
-    cdef Step st
+cdef void push_after_cost(Ctx* x, int p, const FlowItem* it) noexcept nogil:
+    """Push the next step of an action whose cost is paid: its target, or straight onto the Flow."""
+    cdef int limit, kind = aim(x.tb, x.s, it.kind, it.card, &limit)
+    cdef Step* st
     if kind == TG_SELF:
-        st = item_step(S_PUT, p, it)
+        st = push_item(x, S_PUT, p, it)
         st.it.tkind = T_HERO
         st.it.tval = it.card
-        return st
-    if kind == NONE:
-        return item_step(S_PUT, p, it)
-    return item_step(S_TARGET, p, it)
+    elif kind == NONE:
+        push_item(x, S_PUT, p, it)
+    else:
+        push_item(x, S_TARGET, p, it)
 
 
 # ------------------------------------------------------------------------------ legal moves
 
 cdef int activations(const Tables* tb, const State* s, int p, int32_t* out) noexcept nogil:
     """The Activate actions a player can take now (see reference._activations)."""
-    cdef int n = 0, i, c, k, nd, j
+    cdef int n = 0, i, c, k, nd, j, total = -1
+    cdef int pool[MAX_FLAVORS]
     cdef uint8_t ds[MAX_DESIGNS]
     cdef const Design* d
-    cdef FlowItem it
     for i in range(s.n_field[p]):
         c = s.field[p][i]
         d = des(tb, s, c)
-        if not d.has_ability or (d.once and s.flags[c] & F_USED):
+        if not d.has_ability or (d.once and s.used[c] == s.turns):
             continue
-        if not can_pay(tb, s, p, &d.ab_cost, True):
+        if total < 0:  # the pool with the hand's source, the same for every ability
+            total = pool_of(tb, s, p, True, pool)
+        if not covers(pool, total, &d.ab_cost):
             continue
-        it = new_item0(K_ACTIVATE, p, c)
-        if d.ab_target == NONE or d.ab_target == TG_SELF or target_moves(tb, s, p, &it, NULL) > 0:
+        if d.ab_target == NONE or d.ab_target == TG_SELF or target_moves(tb, s, p, K_ACTIVATE, c, NULL) > 0:
             out[n] = mk(V_ACTIVATE, s.design[c], i + 1, 0, 0)
             n += 1
-    if s.n_hand[p]:
+    if s.n_hand[p] and s.n_primed[p]:  # a cast discards a card (N-prime-2)
         nd = distinct(s, s.primed[p], s.n_primed[p], ds)
         for k in range(nd):
             j = first_of_design(s, s.primed[p], s.n_primed[p], ds[k])
-            it = new_item0(K_PLAY, p, s.primed[p][j])
-            it.cast = 1
-            if tb.d[ds[k]].target == NONE or target_moves(tb, s, p, &it, NULL) > 0:
+            if tb.d[ds[k]].target == NONE or target_moves(tb, s, p, K_PLAY, s.primed[p][j], NULL) > 0:
                 out[n] = mk(V_CAST, ds[k], 0, 0, 0)
                 n += 1
     return n
@@ -749,49 +811,60 @@ cdef int offered(const State* s, int d) noexcept nogil:
             return s.stack[i][s.n_stack[i] - 1]
     return -1
 
+cdef inline int buy_move(const Tables* tb, uint64_t* seen, int dd, const int* pool, int total, int32_t* out,
+                         int n) noexcept nogil:
+    """Add the Buy of design ``dd`` to ``out[:n]`` if it is new to ``seen``, for sale and paid by
+    the pool; the new length."""
+    cdef const Design* d = &tb.d[dd]
+    if first_time(seen, dd) and d.purchasable and covers(pool, total, &d.cost):
+        out[n] = mk(V_BUY, dd, 0, 0, 0)
+        return n + 1
+    return n
+
 cdef int turn_moves(const Tables* tb, const State* s, int32_t* out) noexcept nogil:
     """The active player's actions with the Flow empty, in this order: source, play, prime, buy,
-    activate and cast, attack, end."""
-    cdef int p = s.active, n = 0, k, nd, j, i, q, c, h, d
-    cdef uint8_t ds[MAX_DESIGNS + MAX_PLAYERS]
-    cdef FlowItem it
-    nd = distinct(s, s.hand[p], s.n_hand[p], ds)
-    for k in range(nd):
-        if tb.d[ds[k]].type == TY_SOURCE:
-            out[n] = mk(V_SOURCE, ds[k], 0, 0, 0)
+    activate and cast, attack, end. Each kind lists designs in first-seen order, once each (the
+    copies of a design are alike, D-omnia-6): the hand is read once, plays and primes kept aside."""
+    cdef int p = s.active, n = 0, k, i, q, h, c, dd, total, n_play = 0, n_prime = 0
+    cdef int pool[MAX_FLAVORS]
+    cdef uint8_t plays[MAX_DESIGNS]
+    cdef uint8_t primes[MAX_DESIGNS]
+    cdef uint64_t seen[SEEN_WORDS]
+    cdef const Design* d
+    memset(seen, 0, sizeof(seen))
+    for i in range(s.n_hand[p]):
+        c = s.hand[p][i]
+        dd = s.design[c]
+        if not first_time(seen, dd):
+            continue
+        d = &tb.d[dd]
+        if d.type == TY_SOURCE:
+            out[n] = mk(V_SOURCE, dd, 0, 0, 0)
             n += 1
-    for k in range(nd):
-        if tb.d[ds[k]].type != TY_SOURCE:
-            if tb.d[ds[k]].target != NONE:
-                j = first_of_design(s, s.hand[p], s.n_hand[p], ds[k])
-                it = new_item0(K_PLAY, p, s.hand[p][j])
-                if target_moves(tb, s, p, &it, NULL) == 0:
-                    continue
-            out[n] = mk(V_PLAY, ds[k], 0, 0, 0)
-            n += 1
-    for k in range(nd):
-        if tb.d[ds[k]].prime:
-            out[n] = mk(V_PRIME, ds[k], 0, 0, 0)
-            n += 1
-    nd = distinct(s, s.row, s.n_row, ds)
-    for i in range(s.n):
-        if s.n_stack[i]:
-            d = s.design[s.stack[i][s.n_stack[i] - 1]]
-            for k in range(nd):
-                if ds[k] == d:
-                    break
-            else:
-                ds[nd] = d
-                nd += 1
-    for k in range(nd):
-        c = offered(s, ds[k])
-        if c >= 0 and des(tb, s, c).purchasable and can_pay(tb, s, p, &des(tb, s, c).cost, False):
-            out[n] = mk(V_BUY, ds[k], 0, 0, 0)
-            n += 1
+        elif d.target == NONE or target_moves(tb, s, p, K_PLAY, c, NULL) > 0:
+            plays[n_play] = dd
+            n_play += 1
+        if d.prime:
+            primes[n_prime] = dd
+            n_prime += 1
+    for k in range(n_play):
+        out[n] = mk(V_PLAY, plays[k], 0, 0, 0)
+        n += 1
+    for k in range(n_prime):
+        out[n] = mk(V_PRIME, primes[k], 0, 0, 0)
+        n += 1
+    total = pool_of(tb, s, p, False, pool)  # what is offered: the Row, then the stacks' tops (offered())
+    if total >= tb.min_cost:
+        memset(seen, 0, sizeof(seen))
+        for i in range(s.n_row):
+            n = buy_move(tb, seen, s.design[s.row[i]], pool, total, out, n)
+        for i in range(s.n):
+            if s.n_stack[i]:
+                n = buy_move(tb, seen, s.design[s.stack[i][s.n_stack[i] - 1]], pool, total, out, n)
     n += activations(tb, s, p, out + n)
     for i in range(s.n_field[p]):
         h = s.field[p][i]
-        if is_hero(tb, s, h) and not (s.flags[h] & F_ATTACKED):
+        if is_hero(tb, s, h) and s.attacked[h] != s.turns:
             for k in range(1, s.n):
                 q = (p + k) % s.n
                 out[n] = mk(V_ATTACK, s.design[h], i + 1, q, 0)
@@ -812,7 +885,7 @@ cdef int step_moves(const Tables* tb, const State* s, const Step* st, int32_t* o
     if st.kind == S_COST or st.kind == S_DISCARD:
         return design_moves(s, s.hand[p], s.n_hand[p], V_DISCARD, 0, out)
     if st.kind == S_TARGET:
-        return target_moves(tb, s, p, &st.it, out)
+        return target_moves(tb, s, p, st.it.kind, st.it.card, out)
     if st.kind == S_DEFEND:
         last = index_of(s.field[p], s.n_field[p], st.list[st.n_list - 1]) if st.n_list else -1
         out[0] = mk(V_DONE, 0, 0, 0, 0)
@@ -874,11 +947,8 @@ cdef void step_turn(Ctx* x, int p) noexcept nogil:
         s.phase = PH_OVER
         return
     s.active = p
-    s.turns += 1
+    s.turns += 1  # every card's "attacked" and "used" marks are of an earlier turn now
     s.phase = PH_ACTION
-    for c in range(s.n_ids):
-        if s.flags[c] & (F_USED | F_ATTACKED):
-            set8(x, &s.flags[c], s.flags[c] & ~(F_USED | F_ATTACKED))
     st = mkstep(S_TRIGGER, p)
     for i in range(s.n_field[p]):
         c = s.field[p][i]
@@ -899,96 +969,80 @@ cdef void step_put(Ctx* x, int p, const FlowItem* it) noexcept nogil:
         d = des(x.tb, s, it.card)
         pay(x, p, &d.ab_cost)
         if d.once:
-            set8(x, &s.flags[it.card], s.flags[it.card] | F_USED)
+            set16(x, &s.used[it.card], s.turns)
     if s.n_flow >= MAX_FLOW:
         stop_over(s)
         return
     trail_log(x.tr, s, &s.flow[s.n_flow], sizeof(FlowItem))
     s.flow[s.n_flow] = it[0]
     s.n_flow += 1
-    push1(x, mkstep(S_WINDOW, p))
+    push_step(x, S_PRIORITY, s.active)  # the window (see run)
 
-cdef void effect_steps(const Eff* effs, int ne, int list_kind, int p, int card, const FlowItem* target,
-                       Step* out, int* n) noexcept nogil:
+cdef void push_effects(Ctx* x, const Eff* effs, int ne, int list_kind, int p, int card,
+                       const FlowItem* target) noexcept nogil:
+    """Push a step for each of ``ne`` effect operations of ``card``, the first in front."""
     cdef int i
-    cdef Step st
-    for i in range(ne):
-        st = mkstep(S_EFFECT, p)
+    cdef Step* st
+    for i in range(ne - 1, -1, -1):
+        st = push_step(x, S_EFFECT, p)
         st.a = list_kind
         st.b = i
+        memset(&st.it, 0, sizeof(FlowItem))
         st.it.card = card
         if target != NULL:
             st.it.tkind = target.tkind
             st.it.tval = target.tval
-        out[n[0]] = st
-        n[0] += 1
 
 cdef void step_resolve(Ctx* x, int p) noexcept nogil:
     """N-flow-3: the whole Flow resolves, newest first; destroyed heroes and the end of the game are
     checked after each item (N-attack-4, N-flow-6)."""
     cdef State* s = x.s
-    cdef Step steps[MAX_EFFECTS + 3]
-    cdef int n = 0
     cdef FlowItem it
     if s.n_flow == 0:
         return
     s.n_flow -= 1
     it = s.flow[s.n_flow]
-    resolution(x, &it, steps, &n)
-    steps[n] = mkstep(S_SETTLE, p)
-    steps[n + 1] = mkstep(S_RESOLVE, p)
-    push(x, steps, n + 2)
+    push_step(x, S_RESOLVE, p)  # the steps of the item go in front of these two
+    push_step(x, S_SETTLE, p)
+    resolution(x, &it)
 
-cdef void resolution(Ctx* x, const FlowItem* it, Step* out, int* n) noexcept nogil:
-    """The steps that resolve one item of the Flow (some of it done at once, as the reference)."""
+cdef void resolution(Ctx* x, const FlowItem* it) noexcept nogil:
+    """Push the steps that resolve one item of the Flow (some of it done at once, as the reference)."""
     cdef State* s = x.s
     cdef const Tables* tb = x.tb
     cdef int p = it.player, c = it.card
     cdef const Design* d = des(tb, s, c)
-    cdef Step st
     if it.kind == K_BUY:  # N-buy-1
-        st = mkstep(S_TO_DISCARD, p)
-        st.a = c
-        out[0] = st
-        n[0] = 1
+        push_step(x, S_TO_DISCARD, p).a = c
         return
     if it.kind == K_ATTACK:
-        attack(x, it, out, n)
+        attack(x, it)
         return
     if it.cancelled:  # N-card-2
         if it.kind == K_PLAY:
-            st = mkstep(S_TO_DISCARD, p)
-            st.a = c
-            out[0] = st
-            n[0] = 1
+            push_step(x, S_TO_DISCARD, p).a = c
         return
     if it.kind == K_ACTIVATE:
-        effect_steps(d.ab, d.n_ab, E_ABILITY, p, c, it, out, n)
+        push_effects(x, d.ab, d.n_ab, E_ABILITY, p, c, it)
         return
     if d.stays:  # N-play-1
         if d.type == TY_EQUIPMENT and n_heroes(tb, s, p):
-            st = mkstep(S_ATTACH, p)
-            st.a = c
-            out[0] = st
-            n[0] = 1
+            push_step(x, S_ATTACH, p).a = c
             return
         append(x, s.field[p], &s.n_field[p], c)
         return
-    effect_steps(d.eff, d.n_eff, E_TEXT, p, c, it, out, n)
-    st = mkstep(S_TO_DISCARD, p)
-    st.a = c
-    out[n[0]] = st
-    n[0] += 1
+    push_step(x, S_TO_DISCARD, p).a = c  # after the effects
+    push_effects(x, d.eff, d.n_eff, E_TEXT, p, c, it)
 
-cdef void attack(Ctx* x, const FlowItem* it, Step* out, int* n) noexcept nogil:
+cdef void attack(Ctx* x, const FlowItem* it) noexcept nogil:
     """N-attack-3: the attack's damage."""
     cdef State* s = x.s
     cdef const Tables* tb = x.tb
     cdef int p = it.player, attacker = it.card, q = it.tval, i, h, k = 0
-    cdef Step st
+    cdef Step* st
     if index_of(s.field[p], s.n_field[p], attacker) < 0:
         return
-    st = mkstep(S_STRIKE, p)
+    st = push_step(x, S_STRIKE, p)
     st.a = attacker
     st.b = q
     if can_be_defended(tb, s, attacker):
@@ -1000,8 +1054,6 @@ cdef void attack(Ctx* x, const FlowItem* it, Step* out, int* n) noexcept nogil:
         st.n_list = k
         for i in range(k):
             set32(x, &s.damage[attacker], s.damage[attacker] + atk(tb, s, st.list[i]))
-    out[0] = st
-    n[0] = 1
 
 cdef void step_strike(Ctx* x, const Step* st) noexcept nogil:
     """The attacker's Atk split among the defenders one at a time; the last takes the rest (D-omnia-4)."""
@@ -1046,9 +1098,10 @@ cdef void step_settle(Ctx* x) noexcept nogil:
     cdef int p, i, k, h
     for p in range(s.n):
         k = 0
-        for i in range(s.n_field[p]):
-            if is_hero(x.tb, s, s.field[p][i]):
-                heroes[k] = s.field[p][i]
+        for i in range(s.n_field[p]):  # Equipment only adds Def: below the printed Def, a hero stays
+            h = s.field[p][i]
+            if is_hero(x.tb, s, h) and s.damage[h] >= des(x.tb, s, h).defense:
+                heroes[k] = h
                 k += 1
         for i in range(k):
             h = heroes[i]
@@ -1072,13 +1125,9 @@ cdef void step_cleanup(Ctx* x, int player) noexcept nogil:
             c = cards[i]
             if des(x.tb, s, c).type == TY_EQUIPMENT and s.attached[c] == NONE:
                 leave_play(x, c)
-    for c in range(s.n_ids):
-        if s.damage[c]:
-            set32(x, &s.damage[c], 0)
-        if s.pumped[c]:
-            set32(x, &s.pumped[c], 0)
-        if s.flags[c] & F_UNBLOCKABLE:
-            set8(x, &s.flags[c], s.flags[c] & ~F_UNBLOCKABLE)
+    for p in range(s.n):
+        for i in range(s.n_field[p]):
+            clear_marks(x, s.field[p][i])
     for i in range(s.n_hand[player]):
         append(x, s.discard[player], &s.n_discard[player], s.hand[player][i])
     s.n_hand[player] = 0
@@ -1087,7 +1136,7 @@ cdef void step_draw_phase(Ctx* x, int p) noexcept nogil:
     """N-draw-1: the active player draws 5, then the turn passes to the left."""
     x.s.phase = PH_DRAW
     draw(x, p, HAND)
-    push1(x, mkstep(S_TURN, (p + 1) % x.s.n))
+    push_step(x, S_TURN, (p + 1) % x.s.n)
 
 cdef void step_effect(Ctx* x, const Step* st) noexcept nogil:
     """One operation of a card text (docs/rules/omnia-cards.md, "Effect operations")."""
@@ -1109,9 +1158,7 @@ cdef void step_effect(Ctx* x, const Step* st) noexcept nogil:
     elif op == OP_DRAW:
         draw(x, p, n)
     elif op == OP_DISCARD:
-        steps[0] = mkstep(S_DISCARD, p)
-        steps[0].a = n
-        push(x, steps, 1)
+        push_step(x, S_DISCARD, p).a = n
     elif op == OP_OPPONENTS_DISCARD:  # N-card-3
         for i in range(1, s.n):
             steps[i - 1] = mkstep(S_DISCARD, (p + i) % s.n)
@@ -1140,9 +1187,7 @@ cdef void step_effect(Ctx* x, const Step* st) noexcept nogil:
             for i in range(k):
                 leave_play(x, heroes[i])
     elif op == OP_REMOVE:
-        steps[0] = mkstep(S_REMOVE, p)
-        steps[0].a = n
-        push(x, steps, 1)
+        push_step(x, S_REMOVE, p).a = n
     else:
         targeted(x, op, n, &st.it, d)
 
@@ -1183,7 +1228,6 @@ cdef void targeted(Ctx* x, int op, int n, const FlowItem* t, const Design* sourc
 cdef void activate(Ctx* x, int p, int32_t m) noexcept nogil:
     """An Activate action (N-activate-1), or a primed spell cast (N-prime-2)."""
     cdef State* s = x.s
-    cdef Step steps[2]
     cdef FlowItem it
     cdef int c, i
     if m_verb(m) == V_CAST:  # discard a card, turn the spell up, it is Played
@@ -1193,16 +1237,14 @@ cdef void activate(Ctx* x, int p, int32_t m) noexcept nogil:
         it = new_item0(K_PLAY, p, c)
         it.cast = 1
         new_uid(x, &it)
-        steps[0] = mkstep(S_COST, p)
-        steps[1] = after_cost(x.tb, s, p, &it)
-        push(x, steps, 2)
+        push_after_cost(x, p, &it)  # then, in front of it, the card to discard
+        push_step(x, S_COST, p)
         return
     c = s.field[p][m_slot(m) - 1]
     it = new_item0(K_ACTIVATE, p, c)
     new_uid(x, &it)
-    steps[0] = item_step(S_PAY, p, &it)
-    steps[1] = after_cost(x.tb, s, p, &it)
-    push(x, steps, 2)
+    push_after_cost(x, p, &it)  # then, in front of it, the cost
+    push_item(x, S_PAY, p, &it)
 
 cdef void pay_source(Ctx* x, int p, int32_t m) noexcept nogil:
     cdef int c = take_from_hand(x, p, m_card(m))
@@ -1210,49 +1252,47 @@ cdef void pay_source(Ctx* x, int p, int32_t m) noexcept nogil:
     to_discard(x, c)
 
 cdef void resolve(Ctx* x, const Step* st, int32_t m) noexcept nogil:
-    """A choice inside the queue (reference._resolve)."""
+    """A choice inside the queue (reference._resolve). ``st`` is the front record just taken off
+    the queue, still in its slot: the first push writes over it, so it is read before."""
     cdef State* s = x.s
     cdef const Tables* tb = x.tb
-    cdef int p = st.player, verb = m_verb(m), i, j, c, zone_n
+    cdef int p = st.player, verb = m_verb(m), i, j, c, a = st.a, k = 0
     cdef const Design* d
     cdef Step nxt
-    cdef Step steps[MAX_EFFECTS + 2]
-    cdef int n = 0
+    cdef Step* rest
+    cdef uint8_t others[MAX_LIST]
+    cdef FlowItem it
     if st.kind == S_PRIORITY:
         if verb == V_PASS:
-            if st.a + 1 >= s.n:  # everyone passed in succession: the whole Flow resolves
-                push1(x, mkstep(S_RESOLVE, s.active))
+            if a + 1 >= s.n:  # everyone passed in succession: the whole Flow resolves
+                push_step(x, S_RESOLVE, s.active)
             else:
-                nxt = mkstep(S_PRIORITY, (p + 1) % s.n)
-                nxt.a = st.a + 1
-                push1(x, nxt)
+                push_step(x, S_PRIORITY, (p + 1) % s.n).a = a + 1
         else:
             activate(x, p, m)
-    elif st.kind == S_TRIGGER:
+    elif st.kind == S_TRIGGER:  # its effects, a settle, then the triggers left
         j = first_of_design(s, st.list, st.n_list, m_card(m))
         c = st.list[j]
+        for i in range(st.n_list):
+            if i != j:
+                others[k] = st.list[i]
+                k += 1
+        if k:
+            rest = push_step(x, S_TRIGGER, p)
+            memcpy(rest.list, others, k)
+            rest.n_list = k
+        push_step(x, S_SETTLE, p)
         d = des(tb, s, c)
-        effect_steps(d.trig, d.n_trig, E_TRIGGER, p, c, NULL, steps, &n)
-        steps[n] = mkstep(S_SETTLE, p)
-        n += 1
-        if st.n_list > 1:
-            nxt = mkstep(S_TRIGGER, p)
-            for i in range(st.n_list):
-                if i != j:
-                    nxt.list[nxt.n_list] = st.list[i]
-                    nxt.n_list += 1
-            steps[n] = nxt
-            n += 1
-        push(x, steps, n)
+        push_effects(x, d.trig, d.n_trig, E_TRIGGER, p, c, NULL)
     elif st.kind == S_PAY:
         pay_source(x, p, m)
-        push1(x, st[0])
+        s.n_todo += 1  # the step stays: its record is still in the slot
     elif st.kind == S_COST:
         to_discard(x, take_from_hand(x, p, m_card(m)))
     elif st.kind == S_TARGET:
-        nxt = item_step(S_PUT, p, &st.it)
-        target_of(s, m, &nxt.it)
-        push1(x, nxt)
+        it = st.it
+        target_of(s, m, &it)
+        push_item(x, S_PUT, p, &it)
     elif st.kind == S_DEFEND:
         if verb == V_DONE:
             nxt = item_step(S_PUT, st.it.player, &st.it)
@@ -1279,10 +1319,8 @@ cdef void resolve(Ctx* x, const Step* st, int32_t m) noexcept nogil:
         set8(x, &s.attached[c], s.field[p][m_slot(m) - 1])
     elif st.kind == S_DISCARD:
         to_discard(x, take_from_hand(x, p, m_card(m)))
-        if st.a > 1:
-            nxt = mkstep(S_DISCARD, p)
-            nxt.a = st.a - 1
-            push1(x, nxt)
+        if a > 1:
+            push_step(x, S_DISCARD, p).a = a - 1
     elif st.kind == S_REMOVE:
         if verb == V_DONE:
             return
@@ -1295,10 +1333,8 @@ cdef void resolve(Ctx* x, const Step* st, int32_t m) noexcept nogil:
             c = s.discard[p][i]
             remove_at(x, s.discard[p], &s.n_discard[p], i)
         append(x, s.removed, &s.n_removed, c)
-        if st.a > 1:
-            nxt = mkstep(S_REMOVE, p)
-            nxt.a = st.a - 1
-            push1(x, nxt)
+        if a > 1:
+            push_step(x, S_REMOVE, p).a = a - 1
 
 cdef void turn_move(Ctx* x, int32_t m) noexcept nogil:
     """An action of the Action phase (reference._turn_move)."""
@@ -1306,14 +1342,13 @@ cdef void turn_move(Ctx* x, int32_t m) noexcept nogil:
     cdef const Tables* tb = x.tb
     cdef int p = s.active, verb = m_verb(m), c, i, h, q
     cdef FlowItem it
-    cdef Step steps[3]
     if verb == V_SOURCE:  # N-source-1: a special action, off the Flow
         pay_source(x, p, m)
     elif verb == V_PLAY:
         c = take_from_hand(x, p, m_card(m))
         it = new_item0(K_PLAY, p, c)
         new_uid(x, &it)
-        push1(x, after_cost(tb, s, p, &it))
+        push_after_cost(x, p, &it)
     elif verb == V_PRIME:  # N-prime-1
         c = take_from_hand(x, p, m_card(m))
         append(x, s.primed[p], &s.n_primed[p], c)
@@ -1331,51 +1366,50 @@ cdef void turn_move(Ctx* x, int32_t m) noexcept nogil:
         set8(x, &s.owner[c], p)
         it = new_item0(K_BUY, p, c)
         new_uid(x, &it)
-        push1(x, item_step(S_PUT, p, &it))
+        push_item(x, S_PUT, p, &it)
     elif verb == V_ACTIVATE or verb == V_CAST:
         activate(x, p, m)
     elif verb == V_ATTACK:  # N-attack-1
         h = s.field[p][m_slot(m) - 1]
-        set8(x, &s.flags[h], s.flags[h] | F_ATTACKED)
+        set16(x, &s.attacked[h], s.turns)
         q = m_seat(m)
         it = new_item0(K_ATTACK, p, h)
         it.tkind = T_PLAYER
         it.tval = q
         new_uid(x, &it)
         if can_be_defended(tb, s, h) and n_heroes(tb, s, q):
-            push1(x, item_step(S_DEFEND, q, &it))
+            push_item(x, S_DEFEND, q, &it)
         else:
-            push1(x, item_step(S_PUT, p, &it))
-    elif verb == V_END:  # N-clean-1
-        steps[0] = mkstep(S_WINDOW, p)
-        steps[1] = mkstep(S_CLEANUP, p)
-        steps[2] = mkstep(S_DRAW_PHASE, p)
-        push(x, steps, 3)
+            push_item(x, S_PUT, p, &it)
+    elif verb == V_END:  # N-clean-1: a window, Clean-Up, the draw (pushed last to first)
+        push_step(x, S_DRAW_PHASE, p)
+        push_step(x, S_CLEANUP, p)
+        push_step(x, S_PRIORITY, p)  # the window (see run)
 
 cdef void run(Ctx* x) noexcept nogil:
     """Resolve steps until a player must choose (or the game is over)."""
     cdef State* s = x.s
     cdef int32_t moves[MAX_MOVES]
-    cdef Step st
-    cdef Step w
+    cdef Step* st
     cdef int n
     while s.n_todo and s.phase != PH_OVER:
-        st = s.todo[s.n_todo - 1]
+        st = &s.todo[s.n_todo - 1]  # read in place: each step_* reads it before its first push
         if st.kind < N_AUTO:
             s.n_todo -= 1
             if st.kind == S_TURN:
                 step_turn(x, st.player)
-            elif st.kind == S_WINDOW:  # N-flow-2: priority goes round from the active player
-                w = mkstep(S_PRIORITY, s.active)
-                push1(x, w)
+            elif st.kind == S_WINDOW:  # N-flow-2: priority goes round from the active player. The
+                push_step(x, S_PRIORITY, s.active)  # core pushes that at once where the reference
+                                                    # pushes a window (in front, so taken at once); a
+                                                    # window comes only from a copied position
             elif st.kind == S_PUT:
                 step_put(x, st.player, &st.it)
             elif st.kind == S_RESOLVE:
                 step_resolve(x, st.player)
             elif st.kind == S_STRIKE:
-                step_strike(x, &st)
+                step_strike(x, st)
             elif st.kind == S_EFFECT:
-                step_effect(x, &st)
+                step_effect(x, st)
             elif st.kind == S_SETTLE:
                 step_settle(x)
             elif st.kind == S_TO_DISCARD:
@@ -1385,7 +1419,7 @@ cdef void run(Ctx* x) noexcept nogil:
             elif st.kind == S_DRAW_PHASE:
                 step_draw_phase(x, st.player)
             continue
-        n = step_moves(x.tb, s, &st, moves)
+        n = step_moves(x.tb, s, st, moves)
         if n < 0:  # more moves than MAX_MOVES
             stop_over(s)
             break
@@ -1393,20 +1427,18 @@ cdef void run(Ctx* x) noexcept nogil:
             return
         s.n_todo -= 1
         if n == 1:  # a choice with one outcome is made for the player (D-omnia-2)
-            resolve(x, &st, moves[0])
+            resolve(x, st, moves[0])
     if s.phase == PH_OVER:
         s.n_todo = 0
 
 cdef void do_move(Ctx* x, int32_t m) noexcept nogil:
     """Play a legal move and run to the next decision; the hot block is logged once."""
     cdef State* s = x.s
-    cdef Step st
     trail_log(x.tr, s, s, <int>(<char*>&s.deck[0][0] - <char*>s))
     s.ply += 1
     if s.n_todo:
-        st = s.todo[s.n_todo - 1]
         s.n_todo -= 1
-        resolve(x, &st, m)
+        resolve(x, &s.todo[s.n_todo], m)
     else:
         turn_move(x, m)
     run(x)
@@ -1422,6 +1454,8 @@ cdef void setup(const Tables* tb, State* s, uint64_t seed, const Setup* cfg) noe
     s.n_flavors = tb.n_flavors
     memset(s.owner, NONE, MAX_IDS)
     memset(s.attached, NONE, MAX_IDS)
+    memset(s.attacked, 0xFF, sizeof(s.attacked))  # NEVER
+    memset(s.used, 0xFF, sizeof(s.used))
     for p in range(s.n):  # N-setup-2
         f = cfg.flavor[p]
         s.flavor[p] = f
@@ -1531,52 +1565,9 @@ cdef void determinize(const Tables* tb, State* s, int player, uint64_t* rng) noe
     shuffle(s.shop, s.n_shop, rng)
     rng_seed(s.rng, rng_next(rng))
 
-cdef int random_playout(const Tables* tb, State* s, uint64_t* rng) noexcept nogil:
-    """Uniformly random moves to the end (one ``rng_below`` per move, as ``RandomBot``)."""
-    cdef int32_t moves[MAX_MOVES]
-    cdef int plies = 0, n
-    cdef Ctx x
-    x.tb = tb
-    x.s = s
-    x.tr = NULL
-    while s.phase != PH_OVER:
-        n = gen_moves(tb, s, moves)
-        do_move(&x, moves[rng_below(rng, n)])
-        plies += 1
-    return plies
-
-
 # ------------------------------------------------------------------------------ the C contract
 
-cdef void api_new_game(const void* tables, const void* config, uint64_t seed, void* s) noexcept nogil:
-    setup(<const Tables*>tables, <State*>s, seed, <const Setup*>config)
-
-cdef int api_to_move(const void* tables, const void* s) noexcept nogil:
-    cdef const State* st = <const State*>s
-    if st.phase == PH_OVER:
-        return -1
-    return st.todo[st.n_todo - 1].player if st.n_todo else st.active
-
-cdef int api_legal_moves(const void* tables, void* s, int32_t* out) noexcept nogil:
-    return gen_moves(<const Tables*>tables, <State*>s, out)
-
-cdef void api_apply(const void* tables, void* s, int32_t move, Trail* trail) noexcept nogil:
-    cdef Ctx x
-    x.tb = <const Tables*>tables
-    x.s = <State*>s
-    x.tr = trail
-    do_move(&x, move)
-
-cdef void api_returns(const void* tables, const void* s, double* out) noexcept nogil:
-    shares(<const Tables*>tables, <const State*>s, out)
-
-cdef void api_scores(const void* tables, const void* s, int32_t* out) noexcept nogil:
-    cdef int p
-    for p in range((<const State*>s).n):
-        out[p] = score(<const Tables*>tables, <const State*>s, p)
-
-cdef void api_determinize(const void* tables, void* s, int player, uint64_t* rng) noexcept nogil:
-    determinize(<const Tables*>tables, <State*>s, player, rng)
+# what only this game says; the rest is game_api_table.pxi's (included below)
 
 cdef int32_t api_seen_move(const void* tables, int32_t move, int mover, int viewer) noexcept nogil:
     """A primed spell is face down (N-hidden-2): the others see that a card was primed, not which;
@@ -1584,9 +1575,6 @@ cdef int32_t api_seen_move(const void* tables, int32_t move, int mover, int view
     if m_verb(move) == V_PRIME and mover != viewer:
         return HIDDEN_MOVE
     return move
-
-cdef int api_rollout(const void* tables, void* s, uint64_t* rng, void* track) noexcept nogil:
-    return random_playout(<const Tables*>tables, <State*>s, rng)
 
 cdef void api_track_begin(const void* tables, const void* s, void* track) noexcept nogil:
     pass  # no tracker: OMNIA reports no statistics to the advisor yet
@@ -1599,37 +1587,17 @@ cdef void api_track_stats(const void* tables, const void* s, const void* track, 
     pass
 
 
-cdef GameApi OMNIA_API[MAX_PLAYERS + 1]  # by player count (2..4): the table fixes it
-cdef int _players
-for _players in range(2, MAX_PLAYERS + 1):
-    OMNIA_API[_players].name = "omnia"
-    OMNIA_API[_players].num_players = _players
-    OMNIA_API[_players].max_moves = MAX_MOVES
-    OMNIA_API[_players].state_size = sizeof(State)
-    OMNIA_API[_players].track_size = 0
-    OMNIA_API[_players].trail_per_move = TRAIL_PER_MOVE
-    OMNIA_API[_players].n_stats = 0
-    OMNIA_API[_players].new_game = api_new_game
-    OMNIA_API[_players].to_move = api_to_move
-    OMNIA_API[_players].legal_moves = api_legal_moves
-    OMNIA_API[_players].apply = api_apply
-    OMNIA_API[_players].returns = api_returns
-    OMNIA_API[_players].scores = api_scores
-    OMNIA_API[_players].determinize = api_determinize
-    OMNIA_API[_players].seen_move = api_seen_move
-    OMNIA_API[_players].rollout = api_rollout
-    OMNIA_API[_players].track_begin = api_track_begin
-    OMNIA_API[_players].track_step = api_track_step
-    OMNIA_API[_players].track_stats = api_track_stats
+include "game_api_table.pxi"
+
+fill_game_api("omnia", 0, 0)
 
 # the core's numbers are the data's and the rules' (a card file beyond the data's limits is refused
 # by cards.py; a set or a deal beyond the core's by CoreTables and CoreState.new)
-assert sizeof(State) <= TRAIL_MAX_STATE and <int>MAX_MOVES <= <int>SEARCH_MAX_MOVES
 assert 4 * MAX_IDS + 10 <= MAX_MOVES  # the longest decision: see CoreState.new
 assert (card_data.MAX_CARDS, card_data.MAX_FLAVORS, card_data.MAX_EFFECTS) == (MAX_DESIGNS, MAX_FLAVORS, MAX_EFFECTS)
 assert card_data.MAX_STAT < 256 and card_data.MAX_COST < 256 and card_data.MAX_PRESTIGE < 256
 assert (omnia_rules.HAND, omnia_rules.SHOP_ROW, omnia_rules.START_LIFE) == (HAND, SHOP_ROW, START_LIFE)
-assert tuple(omnia_rules.PLAYER_COUNTS) == (2, 3, 4) and omnia_rules.MAX_TURNS < 65536
+assert tuple(omnia_rules.PLAYER_COUNTS) == (2, 3, 4) and omnia_rules.MAX_TURNS < NEVER
 assert TYPES == ("hero", "item", "equipment", "spell", "source")
 assert TARGETS == ("combatant", "hero", "player", "own_hero", "self", "flow")
 assert tuple(OPS) == ("gain_source", "draw", "discard", "opponents_discard", "damage", "damage_each",
@@ -1648,10 +1616,15 @@ def _refuse(cards, what, value):
 
 
 cdef int _compile_cost(CostRec* out, cost, letters) except -1:
+    cdef int f
     out.generic = cost.generic
     out.total = cost.total
     for letter in cost.flavored:
         out.need[letters.index(letter)] += 1
+    for f in range(len(letters)):
+        if out.need[f]:
+            out.need_f[out.n_need] = f
+            out.n_need += 1
     return 0
 
 
@@ -1687,6 +1660,7 @@ cdef class CoreTables:
         letters = "".join(f.letter for f in cards.flavors)
         self.tb.n_designs = len(cards.cards)
         self.tb.n_flavors = len(cards.flavors)
+        self.tb.min_cost = min([c.cost.total for c in cards.cards if c.cost is not None], default=NEVER)
         for i, c in enumerate(cards.cards):
             d = &self.tb.d[i]
             for value in (c.atk, c.defense, c.prestige, c.target_def or 0):
@@ -1825,7 +1799,7 @@ cdef class CoreState(CoreStateBase):
     # -- the hooks of CoreStateBase (core_state_base.pxi), which gives the State interface
 
     cdef int _lend(self, GameHandle* h) except -1:
-        h.api = &OMNIA_API[self.s.n]
+        h.api = &GAME_API[self.s.n]
         h.tables = &self.tables.tb
         h.config = &self.deal
         h.state = &self.s
@@ -1952,8 +1926,8 @@ cdef class CoreState(CoreStateBase):
         ref.pumped = {c: s.pumped[c] for c in range(s.n_ids) if s.pumped[c]}
         ref.unblockable = {c for c in range(s.n_ids) if s.flags[c] & F_UNBLOCKABLE}
         ref.attached = {c: s.attached[c] for c in range(s.n_ids) if s.attached[c] != NONE}
-        ref.attacked = {c for c in range(s.n_ids) if s.flags[c] & F_ATTACKED}
-        ref.used = {c for c in range(s.n_ids) if s.flags[c] & F_USED}
+        ref.attacked = {c for c in range(s.n_ids) if s.attacked[c] == s.turns}
+        ref.used = {c for c in range(s.n_ids) if s.used[c] == s.turns}
         ref.uid = s.uid
         ref.active = s.active
         ref.turns = s.turns
@@ -2003,6 +1977,8 @@ cdef class CoreState(CoreStateBase):
         s.n_ids = ids
         s.n_flavors = len(cards.flavors)
         s.max_turns = config.max_turns
+        if not 0 <= state.turns < NEVER:
+            raise ValueError(f"turns {state.turns!r}")
         s.turns = state.turns
         s.uid = state.uid
         s.active = state.active
@@ -2010,6 +1986,8 @@ cdef class CoreState(CoreStateBase):
         s.ply = state.ply
         memset(s.owner, NONE, MAX_IDS)
         memset(s.attached, NONE, MAX_IDS)
+        memset(s.attacked, 0xFF, sizeof(s.attacked))  # NEVER
+        memset(s.used, 0xFF, sizeof(s.used))
         for c in range(ids):
             s.design[c] = state.design[c]
             s.owner[c] = NONE if state.owner[c] is None else state.owner[c]
@@ -2027,6 +2005,16 @@ cdef class CoreState(CoreStateBase):
         s.n_shop = _ids(s.shop, state.shop_deck)
         s.n_row = _ids(s.row, state.row)
         s.n_removed = _ids(s.removed, state.removed)
+        marked = [*state.damage, *state.pumped, *state.attached, *state.attached.values(), *state.unblockable,
+                  *state.attacked, *state.used]
+        strays = sorted(c for c in marked if not 0 <= c < ids)
+        if strays:
+            raise ValueError(f"marks on cards that are not in the game: {strays}")
+        in_play = {c for p in range(n) for c in state.field[p]}
+        for marks in (state.damage, state.pumped, state.unblockable):  # the core clears them in play only
+            if not in_play.issuperset(marks):
+                raise ValueError(f"damage or a change until end of turn on cards not in play: "
+                                 f"{sorted(set(marks) - in_play)}")
         for c, v in state.damage.items():
             s.damage[c] = v
         for c, v in state.pumped.items():
@@ -2036,9 +2024,9 @@ cdef class CoreState(CoreStateBase):
         for c in state.unblockable:
             s.flags[c] |= F_UNBLOCKABLE
         for c in state.attacked:
-            s.flags[c] |= F_ATTACKED
+            s.attacked[c] = s.turns
         for c in state.used:
-            s.flags[c] |= F_USED
+            s.used[c] = s.turns
         if len(state.flow) > MAX_FLOW or len(state.todo) > MAX_STEPS:
             raise CoreLimitError(f"state: {len(state.flow)} items on the Flow and {len(state.todo)} steps; "
                                  f"OMNIA's core holds at most {MAX_FLOW} and {MAX_STEPS}")

@@ -41,7 +41,8 @@ from omen_search.stats import batch_interval
 Algorithm = Literal["ismcts", "ismcts-mo"]
 ALGORITHMS: tuple[Algorithm, ...] = ("ismcts", "ismcts-mo")
 PV_DEPTH = 8
-DEFAULT_ITERATIONS = 30_000  # the advice budget, chosen from the reference suite's curve (docs/strength.md)
+DEFAULT_ITERATIONS = 30_000  # the default advice: this many iterations, then on while the best move is unsettled,
+DEFAULT_SETTLE = 120_000  # up to this many: chosen from the reference suite's curve (docs/strength.md)
 BATCHES = 8  # independent searches behind every advice (more if more workers): their spread is the interval
 SLICE = 0.25  # seconds: the search runs in slices this long at most, so a stop is never lost for long
 
@@ -162,16 +163,19 @@ class Advisor:
     a time budget is not.
     ``rollout`` is the searches' playout policy (``mast``: docs/strength.md, "At equal time").
     ``settle`` (with an iteration budget) searches on, the same trees doubling their iterations, up
-    to ``settle`` iterations in all, until the best move is :func:`settled`.
+    to ``settle`` iterations in all, until the best move is :func:`settled`. Without a ``limit`` the
+    advice is the default: :data:`DEFAULT_ITERATIONS`, settling up to :data:`DEFAULT_SETTLE`.
     ``cards`` is the card set of observations and records (None: the built-in set). ``game`` is
     the game of the sources given (None: the game each names, or a state's configuration sets up).
 
     Raises :class:`UsageError` for a bad option.
     """
 
-    def __init__(self, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS), algorithm: Algorithm = "ismcts",
+    def __init__(self, limit: Limit | None = None, algorithm: Algorithm = "ismcts",
                  seed: int = 0, workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None,
                  rollout: Rollout = "random", settle: int | None = None):
+        if limit is None:  # the default advice: adaptive
+            limit, settle = Limit(iterations=DEFAULT_ITERATIONS), DEFAULT_SETTLE if settle is None else settle
         if not isinstance(limit, Limit):
             raise UsageError(f"limit: must be a Limit, got {limit!r}")
         if settle is not None:

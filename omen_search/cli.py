@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from omen_search import __version__, limits
 from omen_search.advisor import DEFAULT_ITERATIONS as ADVICE_ITERATIONS
+from omen_search.advisor import DEFAULT_SETTLE as ADVICE_SETTLE
 from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.bots import BOT_KINDS, bot_seed, make_bot, parse_spec, split_players
@@ -107,7 +108,8 @@ def _add_rollout(p: argparse.ArgumentParser) -> None:
                    help="the searches' playouts: uniform random moves, or MAST (docs/strength.md) (default random)")
     p.add_argument("--settle", type=_iterations, metavar="N",
                    help="with an iteration budget: search on, doubling, up to N iterations until the best move is "
-                        "told apart from the next or both are within a point (docs/advice.md)")
+                        "told apart from the next or both are within a point (docs/advice.md; the default "
+                        f"advice: {ADVICE_ITERATIONS} settling up to {ADVICE_SETTLE})")
 
 
 def _flag(option: str) -> str:
@@ -449,6 +451,14 @@ def _limit(args: argparse.Namespace, default_iterations: int) -> Limit:
     return Limit(iterations=args.iterations, seconds=args.seconds)
 
 
+def _advice_budget(args: argparse.Namespace) -> tuple[Limit | None, int | None]:
+    """The advisor's budget from ``--iterations``/``--seconds``/``--settle``: none of them is the
+    default advice (adaptive); a budget given is searched as given, settling only with ``--settle``."""
+    if args.iterations is None and args.seconds is None:
+        return None, args.settle
+    return Limit(iterations=args.iterations, seconds=args.seconds), args.settle
+
+
 def cmd_advise(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -466,11 +476,12 @@ def cmd_advise(args: argparse.Namespace) -> int:
         game = _document_game(args, source, "record")
         moves = source.get("moves", [])  # not a list: replaying the record names the field
         ply = args.ply if args.ply is not None else len(moves) if isinstance(moves, list) else 0
-    limit = _limit(args, ADVICE_ITERATIONS)
+    limit, settle = _advice_budget(args)
     advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=game.load_cards(args.cards),
-                      rollout=args.rollout, settle=args.settle)
-    total = limit.iterations if limit.iterations is not None else limit.seconds
-    unit = "it" if limit.iterations is not None else "s"
+                      rollout=args.rollout, settle=settle)
+    budget = advisor.limit
+    total = (advisor.settle or budget.iterations) if budget.iterations is not None else budget.seconds
+    unit = "it" if budget.iterations is not None else "s"
     with tqdm(total=total, unit=unit, desc="searching", file=sys.stderr, delay=1.0, disable=args.quiet or None,
               bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} {unit} [{elapsed}<{remaining}]") as bar:
         def progress(advice: Advice) -> bool:
@@ -555,10 +566,11 @@ def cmd_suite(args: argparse.Namespace) -> int:
     from omen_search.suite import (describe_references, describe_results, load_suite, parse_budgets, references,
                                    run_suite, suite_files)
 
+    limits: list[Limit | None]
     if args.budgets is not None:
-        limits = parse_budgets(args.budgets)
+        limits = list(parse_budgets(args.budgets))
     else:
-        limits = [_limit(args, ADVICE_ITERATIONS)]
+        limits = [_advice_budget(args)[0]]
     suites = [(path, load_suite(path)[:args.first]) for path in suite_files(args.positions, args.game)]
     report = []
     with tqdm(total=sum(len(p) for _, p in suites) * len(limits), unit="position", desc="advising", file=sys.stderr,
@@ -598,10 +610,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
                          f"not {advised}")
     others = {seat: make_bot(args.opponent, bot_seed(args.seed, seat), game)
               for seat in game.deciding_seats if seat != advised}
-    advisor = Advisor(Limit(iterations=args.iterations), seed=args.seed, game=game)
+    advisor = Advisor(None if args.iterations is None else Limit(iterations=args.iterations), seed=args.seed, game=game)
     state = game.new_initial_state(args.seed)
     rest = " and ".join(f"seat {seat}" for seat in others) or "no other seat"
-    print(f"{game.short_title} · seed {args.seed} · the engine ({args.iterations} iterations a move) advises "
+    budget = f"{advisor.limit.iterations} iterations a move" + (
+        f", up to {advisor.settle} until settled" if advisor.settle else "")
+    print(f"{game.short_title} · seed {args.seed} · the engine ({budget}) advises "
           f"and plays seat {advised}; {rest} {'is' if len(others) < 2 else 'are'} {args.opponent}")
 
     def choose(state: Any) -> Any:
@@ -730,7 +744,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ply", type=int, help="advise after this many moves of the record (default: all of them)")
     _add_document_game(p, "record or observation")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--iterations", type=_iterations, help=f"search iterations (default {ADVICE_ITERATIONS})")
+    budget.add_argument("--iterations", type=_iterations,
+                        help=f"search iterations (default {ADVICE_ITERATIONS}, then on up to {ADVICE_SETTLE} while the "
+                             "best move is not settled: docs/advice.md)")
     budget.add_argument("--seconds", type=_seconds, help="search time in seconds instead")
     p.add_argument("--top", type=_positive, help="show only the K best moves")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
@@ -783,7 +799,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", choices=[g.name for g in all_games()], help="only this game's suite (default: every file)")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--iterations", type=_iterations,
-                        help=f"the advisor's iterations (default {ADVICE_ITERATIONS})")
+                        help=f"the advisor's iterations (default: the default advice, {ADVICE_ITERATIONS} settling up "
+                             f"to {ADVICE_SETTLE})")
     budget.add_argument("--seconds", type=_seconds, help="the advisor's seconds per position instead")
     budget.add_argument("--budgets", metavar="LIST", help="several budgets, one row each: iterations or seconds with "
                                                           "an s, e.g. 1000,3000,10000,0.5s")
@@ -815,8 +832,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="a game in which the engine shows its advice for one seat and plays it")
     _add_game_flag(p)
     p.add_argument("--seed", type=_seed, default=1, help="game seed (default 1)")
-    p.add_argument("--iterations", type=_iterations, default=ADVICE_ITERATIONS,
-                   help=f"search iterations per decision (default {ADVICE_ITERATIONS})")
+    p.add_argument("--iterations", type=_iterations,
+                   help=f"search iterations per decision (default {ADVICE_ITERATIONS}, then on up to {ADVICE_SETTLE} "
+                        "while the best move is not settled)")
     p.add_argument("--seat", type=int, default=0, help="the seat the engine advises (default 0)")
     p.add_argument("--opponent", default="greedy", help="the other seats' player spec (default greedy)")
     p.set_defaults(func=cmd_demo)

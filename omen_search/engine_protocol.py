@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from omen_search import __version__
-from omen_search.advisor import ALGORITHMS, DEFAULT_ITERATIONS, Advice, Advisor, Algorithm
+from omen_search.advisor import ALGORITHMS, Advice, Advisor, Algorithm
 from omen_search.errors import FormatError, OmenError, RecordError, UsageError, shown
 from omen_search.game import DEFAULT_GAME, Game, get_game, named_game
 from omen_search.jsonio import MAX_JSON_BYTES, parse_json
@@ -80,7 +80,7 @@ class Query:
     ply: int | None
     ply_field: str  # where the ply came from: "ply", or "analyzeTurns[i]"; its replies carry turnNumber
     game: str | None  # the game the observation or record must be of (None: any)
-    limit: Limit
+    limit: Limit | None  # None: the default advice (adaptive)
     seed: int
     report_every: float | None
     top: int | None
@@ -196,8 +196,6 @@ def parse_query(doc: dict[str, Any]) -> Query:
             raise QueryError("game", str(exc)) from None
     iterations = _int(doc, "maxIterations", ITERATIONS)
     seconds = _seconds(doc, "maxSeconds")
-    if iterations is None and seconds is None:
-        iterations = DEFAULT_ITERATIONS
     algorithm = doc.get("algorithm", "ismcts")
     if algorithm not in ALGORITHMS:
         raise QueryError("algorithm", f"algorithm must be 'ismcts' or 'ismcts-mo', got {_show(algorithm)}")
@@ -209,7 +207,8 @@ def parse_query(doc: dict[str, Any]) -> Query:
     return Query(
         id=doc["id"], kind="record" if has_record else "observation",
         source=doc["record"] if has_record else doc["observation"], ply=ply, ply_field="ply", game=game,
-        limit=Limit(iterations=iterations, seconds=seconds), seed=0 if seed is None else seed,
+        limit=None if iterations is None and seconds is None else Limit(iterations=iterations, seconds=seconds),
+        seed=0 if seed is None else seed,
         report_every=report_every, top=top, workers=workers or 1, algorithm=algorithm, warnings=warnings)
 
 

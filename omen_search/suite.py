@@ -246,8 +246,9 @@ class BudgetResult:
     """The advisor at one budget over the suite: ``agreement`` (share of positions where it chose
     the reference best, or a move of the same value), ``mean_regret`` and ``p95_regret`` (win-%
     points), ``separated_agreement`` over the ``separated`` positions whose best move is known to be
-    more than :data:`SEPARATION` points ahead (:attr:`SuitePosition.separated`; NaN if none), and
-    ``seconds`` per position."""
+    more than :data:`SEPARATION` points ahead (:attr:`SuitePosition.separated`; NaN if none),
+    ``seconds`` per position, and the mean ``iterations`` searched (more than the budget's when
+    the advice settles: :class:`~omen_search.advisor.Advisor`'s ``settle``)."""
 
     budget: str
     positions: int
@@ -257,6 +258,7 @@ class BudgetResult:
     separated: int
     separated_agreement: float
     seconds: float
+    iterations: float = math.nan
 
     def to_dict(self) -> dict[str, Any]:
         return {k: (None if isinstance(v, float) and math.isnan(v) else round(v, 4) if isinstance(v, float) else v)
@@ -264,15 +266,17 @@ class BudgetResult:
 
 
 def summarize(budget: str, regrets: list[float], agrees: list[bool], separated: list[bool],
-              seconds: list[float]) -> BudgetResult:
-    """The figures of one budget from each position's regret, agreement, whether it is separated
-    and the seconds it took. The 95th percentile interpolates linearly (numpy's default)."""
+              seconds: list[float], iterations: list[int] | None = None) -> BudgetResult:
+    """The figures of one budget from each position's regret, agreement, whether it is separated,
+    the seconds it took and the iterations searched (if known). The 95th percentile interpolates
+    linearly (numpy's default)."""
     if not regrets or not len(regrets) == len(agrees) == len(separated) == len(seconds):
         raise UsageError("summarize: one regret, agreement, separation and time per position, at least one")
     kept = [a for a, s in zip(agrees, separated) if s]
     return BudgetResult(budget, len(regrets), sum(agrees) / len(agrees), float(np.mean(regrets)),
                         float(np.percentile(regrets, 95)), len(kept),
-                        sum(kept) / len(kept) if kept else math.nan, float(np.mean(seconds)))
+                        sum(kept) / len(kept) if kept else math.nan, float(np.mean(seconds)),
+                        float(np.mean(iterations)) if iterations else math.nan)
 
 
 def budget_name(limit: Limit) -> str:
@@ -280,29 +284,32 @@ def budget_name(limit: Limit) -> str:
     return f"{limit.iterations} it" if limit.iterations is not None else f"{limit.seconds:g} s"
 
 
-def run_suite(positions: Iterable[SuitePosition], limits: list[Limit], seed: int = 0, workers: int = 1,
+def run_suite(positions: Iterable[SuitePosition], limits: list[Limit | None], seed: int = 0, workers: int = 1,
               on_position: Callable[[], None] | None = None, rollout: Rollout = "random",
               settle: int | None = None) -> list[BudgetResult]:
     """The advisor (with ``rollout`` playouts, searching on up to ``settle`` iterations until its best
-    move is settled) at each budget of ``limits`` on every position; ``on_position`` is called after
-    each (position, budget) for progress."""
+    move is settled) at each budget of ``limits`` on every position, None being the default advice;
+    ``on_position`` is called after each (position, budget) for progress."""
     from omen_search.advisor import Advisor
 
     positions = list(positions)
     results = []
     for limit in limits:
-        regrets, agrees, separated, seconds = [], [], [], []
+        regrets, agrees, separated, seconds, iterations = [], [], [], [], []
+        name = ""
         for position in positions:
-            advice = Advisor(limit, seed=seed, workers=workers, game=get_game(position.game), rollout=rollout,
-                             settle=settle).advise(
-                position.observation)
+            advisor = Advisor(limit, seed=seed, workers=workers, game=get_game(position.game), rollout=rollout,
+                              settle=settle)
+            name = budget_name(advisor.limit) + (f" to {advisor.settle}" if advisor.settle else "")
+            advice = advisor.advise(position.observation)
             regrets.append(position.regret(str(advice.best.move)))
             agrees.append(regrets[-1] == 0)  # a move tied with the best (the same value) is a best move too
             separated.append(position.separated)
             seconds.append(advice.elapsed)
+            iterations.append(advice.iterations)
             if on_position is not None:
                 on_position()
-        results.append(summarize(budget_name(limit), regrets, agrees, separated, seconds))
+        results.append(summarize(name, regrets, agrees, separated, seconds, iterations))
     return results
 
 
@@ -323,12 +330,12 @@ def describe_references(positions: list[SuitePosition]) -> str:
 
 def describe_results(results: list[BudgetResult]) -> str:
     """The curve as a table: one row per budget."""
-    lines = [f"{'budget':>12}  {'positions':>9}  {'top-1':>6}  {'mean regret':>11}  {'p95 regret':>10}  "
-             f"{'top-1, known gap > 1':>20}  {'s/position':>10}"]
+    lines = [f"{'budget':>18}  {'positions':>9}  {'top-1':>6}  {'mean regret':>11}  {'p95 regret':>10}  "
+             f"{'top-1, known gap > 1':>20}  {'s/position':>10}  {'mean it':>8}"]
     for r in results:
         sep = "-" if math.isnan(r.separated_agreement) else f"{100 * r.separated_agreement:.1f}%"
-        lines.append(f"{r.budget:>12}  {r.positions:>9}  {100 * r.agreement:5.1f}%  {r.mean_regret:11.2f}  "
-                     f"{r.p95_regret:10.2f}  {sep + f' of {r.separated}':>20}  {r.seconds:10.3f}")
+        lines.append(f"{r.budget:>18}  {r.positions:>9}  {100 * r.agreement:5.1f}%  {r.mean_regret:11.2f}  "
+                     f"{r.p95_regret:10.2f}  {sep + f' of {r.separated}':>20}  {r.seconds:10.3f}  {r.iterations:8.0f}")
     return "\n".join(lines)
 
 

@@ -301,9 +301,11 @@ class Game(ABC):
         """The options a match of this game takes (the rest a match decides itself, deal by deal)."""
         return tuple(o.name for o in self.options)
 
-    def match_config(self, config: Any, deal_bits: int) -> Any:
+    def match_config(self, config: Any, deal_bits: int, deal: int = 0, cards: Any = None) -> Any:
         """The set-up of one deal of a match: the match's ``config`` with whatever the game lets a
-        deal decide (Heir: which god sits in seat 0) drawn from ``deal_bits``."""
+        deal decide (Heir: which god sits in seat 0) drawn from ``deal_bits``, or from the deal's
+        number ``deal`` (its pair or rotation set) for a set-up dealt in rotation (OMNIA's
+        ``--flavors rotate``) out of the match's card set ``cards``."""
         return config
 
     def seat_labels(self, config: Any) -> tuple[str, ...]:
@@ -311,6 +313,11 @@ class Game(ABC):
         return tuple(f"seat{seat}" for seat in range(self.players))
 
     labels_key = "labels"  # the key of a match's result lines that holds seat_labels
+
+    def first_seat(self, config: Any) -> int | None:
+        """The seat that takes the first turn in a set-up (its ``first_player``, else 0); None when
+        the rules draw it game by game (OMNIA's N-setup-4): the balance report's "(first)"."""
+        return getattr(config, "first_player", 0)
 
     def match_identity(self, config: Any, track_cards: bool) -> dict[str, Any] | None:
         """The set-up part of a match results file's first line, for a game whose files were
@@ -337,6 +344,14 @@ class Game(ABC):
 
     # what the balance report's "drawn" means in this game (the cards :meth:`cards_held` gives)
     drawn_means = "in the opening hand or came into the hand during the game"
+    card_label = "devotion"  # what the balance report names beside a card (OMNIA: its flavor)
+    score_name = "VP"  # what a game's scores count, in the balance report (OMNIA: points)
+    score_means = ""  # what they are made of, when the name does not say (OMNIA: prestige + life)
+
+    def balance_cards(self, cards: Any) -> list[dict[str, Any]] | None:
+        """The cards the balance report rates, in order, each ``{"name", card_label, "copies",
+        "source"}``; None: the card set's ``units`` in ``cards --json``, else the cards played or drawn."""
+        return None
 
     def adapter(self, cards: Any = None) -> Any:
         """What the OpenSpiel and PettingZoo adapters (:mod:`omen_search.adapters`) need of the game:

@@ -170,7 +170,7 @@ def check_cards(setup: MatchSetup) -> None:
     set and deals one game of it."""
     game = setup.game_object()
     cards = card_set(setup.game, setup.cards, setup.ablate)
-    game.new_initial_state(0, engine="core", cards=cards, config=game.match_config(setup.config(), 0))
+    game.new_initial_state(0, engine="core", cards=cards, config=game.match_config(setup.config(), 0, 0, cards))
 
 
 def deal(seed: int, group: int) -> tuple[int, int]:
@@ -203,13 +203,13 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
     deciding = setup.bots[:len(game.deciding_seats)] if len(game.deciding_seats) == 1 else setup.bots
     group, turn, seats = seating(game, len(deciding), index)
     game_seed, bits = deal(setup.seed, group)
-    config = game.match_config(setup.config(), bits)
+    cards = card_set(setup.game, setup.cards, setup.ablate)
+    config = game.match_config(setup.config(), bits, group, cards)
     specs = [str(game.automaton)] * game.players  # the automaton moves inside the rules
     for spec, seat in zip(deciding, seats):
         specs[seat] = spec
     bots = {seat: make_bot(spec, game_bot_seed(setup.seed, index, seat, game.players), game)
             for spec, seat in zip(deciding, seats)}
-    cards = card_set(setup.game, setup.cards, setup.ablate)
     state = game.new_initial_state(game_seed, engine="core", cards=cards, config=config)
     started = time.perf_counter()
     track = setup.track_cards

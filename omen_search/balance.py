@@ -3,7 +3,7 @@ game, and card ablation.
 
 The games come from the match runner (:mod:`omen_search.match`) with ``track_cards``, so each
 result line says which cards each seat played and drew (the game says which: :meth:`Game.card_played
-<omen_search.game.Game.card_played>` and :meth:`~omen_search.game.Game.cards_held`). Every rate is a
+<omen_search.game.Game.card_played>` and :meth:`~omen_search.game.Game.cards_drawn`). Every rate is a
 *win rate* in which a tie counts half a win, so the two seats of a game always share exactly one win
 and the rate over all seats is 50%. In a game of N seats (the Grand Melee's four) a win is the game's
 single best return, a best return shared by k seats counts 1/k each, and the rate over all seats is
@@ -12,22 +12,27 @@ single best return, a best return shared by k seats counts 1/k each, and the rat
 * By seat and by label: how often seat 0 (the first player) or the seat with a label won. A seat's
   label is what the game's set-up tells it apart by (:meth:`~omen_search.game.Game.seat_labels`:
   Heir's gods, dealt at random per pair); a game whose seats have no labels of their own has no rows
-  by label. Heir's report and result lines call them gods (:func:`omen_search.match.labels_key`).
+  by label. Heir's report and result lines call them gods (:func:`omen_search.match.labels_key`),
+  OMNIA's flavors; a label's rate is over the games it was dealt in (OMNIA's ``--flavors rotate``
+  deals each flavor to each seat in turn, so the seats' advantage cancels).
 * By card: among the seats that played (or drew) a card, the share that won. This is a
   correlation, not an effect: a card that is played when its player is already ahead looks strong.
   "Drawn" means the card was in the opening hand or came into the hand during the game (draws,
-  steals, takes from structures). The cards are those of the card set's ``units`` in the game's
+  steals, takes from structures), or what the game says (:attr:`~omen_search.game.Game.drawn_means`:
+  OMNIA's owned cards, the starting deck and those bought). The cards are those of the card set's ``units`` in the game's
   ``cards --json`` (:meth:`~omen_search.game.Game.cards_json`, with their devotion, copies and
   source), else those the games played or drew, by name. In a game with a draft (the Grand Melee)
   a card (a design stack) is also counted when drafted (:meth:`~omen_search.game.Game.card_drafted`),
   with the mean pick (1 for a seat's first pick): the draft-pick win rates.
 * Ablation (causal): the same match seeds are played again with every copy of one card taken out
-  of the deck (the card set's ``without``: Heir's and Reign of War's). Game ``i`` with and without
-  the card share the game seed, the deal's labels and the bots' seeds, and the deck is shuffled
-  whole before the card is taken out, so the other cards come in the same order
+  of the deck (the card set's ``without``: Heir's and Reign of War's; OMEGA's and OMNIA's, whose
+  smaller set is dealt afresh). Game ``i`` with and without the card share the game seed, the
+  deal's labels and the bots' seeds, and Heir's deck is shuffled whole before the card is taken
+  out, so the other cards come in the same order
   (``AblatableSet.shuffled_without`` in :mod:`omen_search.cardfiles`). For each
-  game the difference ``without - with`` of a quantity (the win rate of the card's label, of seat
-  0, of bot A; the game's totals such as turns; VP) is taken; the change is the mean difference,
+  game the difference ``without - with`` of a quantity (the win rate of the card's label over the
+  games it was dealt in, of seat 0, of bot A; the game's totals such as turns; the scores, VP or
+  OMNIA's points) is taken; the change is the mean difference,
   and its 95% interval is the normal approximation over the paired differences, the two games of a
   seat-swapped deal counted as one cluster. With both seats played by the same bot the overall win
   rate is 50% whatever the deck, so the effect shows in the win rate of a label (the card's

@@ -342,7 +342,12 @@ class Game(ABC):
     # what a final score counts in this game: the advice's margin column is "<unit> margin"
     score_unit = "VP"
 
-    # what the balance report's "drawn" means in this game (the cards :meth:`cards_held` gives)
+    def cards_drawn(self, state: Any, seat: int) -> set[str]:
+        """The cards the balance report counts as drawn by ``seat`` once they are here: those of its
+        hand (:meth:`cards_held`) unless the game says otherwise (OMNIA: the cards it owns)."""
+        return self.cards_held(state, seat)
+
+    # what the balance report's "drawn" means in this game (the cards :meth:`cards_drawn` gives)
     drawn_means = "in the opening hand or came into the hand during the game"
     card_label = "devotion"  # what the balance report names beside a card (OMNIA: its flavor)
     score_name = "VP"  # what a game's scores count, in the balance report (OMNIA: points)

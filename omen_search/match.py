@@ -216,7 +216,7 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
     played: list[set[str]] = [set() for _ in range(game.players)]
     drafted: list[list[str]] = [[] for _ in range(game.players)]  # in pick order
     # the opening hand counts as drawn
-    drawn = [set(game.cards_held(state, seat)) if track else set() for seat in range(game.players)]
+    drawn = [set(game.cards_drawn(state, seat)) if track else set() for seat in range(game.players)]
     while not state.is_terminal():
         seat = state.current_player
         assert seat in bots, "an automaton never has a decision to make"
@@ -230,7 +230,7 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
             if pick is not None:
                 drafted[seat].append(pick)
             for other in range(game.players):
-                drawn[other] |= game.cards_held(state, other)
+                drawn[other] |= game.cards_drawn(state, other)
     winner = winner_of(state)
     line: dict[str, Any] = {"index": index}
     labels = list(game.seat_labels(config))

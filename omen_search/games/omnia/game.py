@@ -203,6 +203,9 @@ class OmniaGame(Game):
                    "whether or not it was drawn)")
 
     def cards_held(self, state: Any, seat: int) -> set[str]:
+        return {state.name(c) for c in state.hand[seat]}
+
+    def cards_drawn(self, state: Any, seat: int) -> set[str]:
         """The cards ``seat`` owns (N-score-1: deck, hand, discard stack, playfield, primed), by name."""
         ref = state.view() if hasattr(state, "game_handle") else state
         return {ref.name(c) for zone in (ref.deck, ref.hand, ref.discard, ref.field, ref.primed)

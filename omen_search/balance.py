@@ -145,7 +145,7 @@ class _Vocabulary:
         self.labels = [lab for lab in labels if lab in dealt or not lines] \
             + sorted(dealt - set(labels)) if labels else []
         self.card = game.card_label
-        self.score = game.score_name
+        self.score = plural(game.score_unit)
         self.totals = [k for k in (lines[0] if lines else {}) if k not in _LINE_KEYS and k != self.key
                        and isinstance(lines[0][k], (int, float)) and not isinstance(lines[0][k], bool)]
 
@@ -166,7 +166,7 @@ def _metrics(label: str | None, vocabulary: _Vocabulary, two_bots: bool, seats: 
         metrics.append(("bot_a", "bot A win rate", "rate",
                         lambda g: float(g["result"]) if "result" in g else seat_score(g, g["bot_seats"][0])))
     metrics += [(total, f"{total} a game", "number", _total(total)) for total in vocabulary.totals]
-    metrics.append(("vp", f"{vocabulary.score} a game ({'both' if seats == 2 else f'all {seats}'} seats)", "number",
+    metrics.append(("vp", f"{vocabulary.score} a game ({'both' if seats == 2 else 'all'} seats)", "number",
                     lambda g: float(sum(g["scores"]))))
     if seats == 2:
         metrics.append(("margin", f"winning margin ({vocabulary.score})", "number",
@@ -282,7 +282,7 @@ def balance_report(setup: MatchSetup, lines: Sequence[Line],
         "games": n, "ties": n - len(decided), **({"seats": count} if count > 2 else {}),
         **({"drawn_means": game.drawn_means} if game.drawn_means != Game.drawn_means else {}),
         **({"card_label": game.card_label} if game.card_label != Game.card_label else {}),
-        **({"score_name": game.score_name} if game.score_name != Game.score_name else {}),
+        **({"score_unit": game.score_unit} if game.score_unit != Game.score_unit else {}),
         **({"score_means": game.score_means} if game.score_means else {}),
         **{f"mean_{total}": sum(g[total] for g in lines) / n if n else 0.0 for total in vocabulary.totals},
         "mean_plies": sum(g["plies"] for g in lines) / n if n else 0.0,
@@ -402,11 +402,16 @@ def _card_label(report: dict[str, Any]) -> str:
     return str(report.get("card_label", Game.card_label))
 
 
+def plural(unit: str) -> str:
+    """A score unit counting more than one: ``point`` is ``points``, ``VP`` stays ``VP``."""
+    return unit if unit.isupper() else unit + "s"
+
+
 def _score(report: dict[str, Any]) -> str:
-    """What the scores count (:attr:`Game.score_name`), with what they are made of when the game
+    """What the scores count (:attr:`Game.score_unit`), with what they are made of when the game
     says: ``points (prestige + life, N-score-2)``."""
     means = report.get("score_means")
-    return str(report.get("score_name", Game.score_name)) + (f" ({means})" if means else "")
+    return plural(str(report.get("score_unit", Game.score_unit))) + (f" ({means})" if means else "")
 
 
 def _drawn_means(report: dict[str, Any]) -> str:

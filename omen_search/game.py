@@ -350,8 +350,7 @@ class Game(ABC):
     # what the balance report's "drawn" means in this game (the cards :meth:`cards_drawn` gives)
     drawn_means = "in the opening hand or came into the hand during the game"
     card_label = "devotion"  # what the balance report names beside a card (OMNIA: its flavor)
-    score_name = "VP"  # what a game's scores count, in the balance report (OMNIA: points)
-    score_means = ""  # what they are made of, when the name does not say (OMNIA: prestige + life)
+    score_means = ""  # what a score is made of, when its unit does not say (OMNIA: prestige + life)
 
     def balance_cards(self, cards: Any) -> list[dict[str, Any]] | None:
         """The cards the balance report rates, in order, each ``{"name", card_label, "copies",

@@ -763,7 +763,7 @@ def test_cli_balance_omnia_ablates_a_flavor_card_and_refuses_a_basic_one(capsys)
                  "--ablate", "Tide Sentinel"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["ablations"][0]["card"] == "Tide Sentinel" and report["ablations"][0]["flavor"] == "tide"
-    assert report["flavors"] == "rotate" and report["score_name"] == "points"
+    assert report["flavors"] == "rotate" and report["score_unit"] == "point"
     assert main(["balance", "--game", "omnia", "--games", "2", "--quiet", "--ablate", "Squire"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "only a flavor deck's card can be left out" in err

@@ -690,6 +690,8 @@ def test_omnia_rotation_deals_each_flavor_to_each_seat_equally_often(players):
     assert all(len(set(d)) == players for d in deals)
     seats = Counter((seat, flavor) for d in deals for seat, flavor in enumerate(d))
     assert set(seats.values()) == {cycle // len(names)} and len(seats) == players * len(names)
+    with pytest.raises(UsageError, match="flavors: rotate deals 4 flavors a game, the set has 3"):
+        rotated_flavors(4, names[:3], 0)
 
 
 def test_omnia_report_by_flavor_over_the_games_each_flavor_was_dealt():

@@ -29,6 +29,9 @@ def rotated_flavors(players: int, names: tuple[str, ...], deal: int) -> tuple[st
     players) deals (12 with 2 or 3 players of the seed edition's 4, 4 with 4) each flavor sits in
     every seat equally often, so the seat's advantage cancels from a flavor's win rate; deal 0 is
     the set's first flavors in seat order, as without ``--flavors``."""
+    if len(names) < players:
+        raise UsageError(f"flavors: rotate deals {players} flavors a game, the set has {len(names)}: "
+                         f"{', '.join(names)}")
     chosen = list(combinations(names, players))
     combo = chosen[deal // players % len(chosen)]
     return tuple(combo[(seat + deal) % players] for seat in range(players))

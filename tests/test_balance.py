@@ -713,6 +713,8 @@ def test_omnia_report_by_flavor_over_the_games_each_flavor_was_dealt():
     text = format_text(report)
     assert "points (prestige + life, N-score-2)" in text and " flavor " in text
     assert "VP" not in text and "devotion" not in text
+    page = render_html(report)
+    assert "VP" not in page and "devotion" not in page and "<th>flavor</th>" in page
     assert {c["name"]: c["flavor"] for c in report["by_card"]}["Squire"] == "basic"
 
 

@@ -212,7 +212,6 @@ class OmniaGame(Game):
                 for c in zone[seat]}
 
     card_label = "flavor"
-    score_unit = "point"
     score_means = "prestige + life, N-score-2"
 
     def balance_cards(self, cards: CardSet | None) -> list[dict[str, Any]]:

@@ -70,8 +70,8 @@ row omnia-ismcts2000-random 100 ismcts:iterations=2000 random --game omnia
 row omnia-ismcts2000-greedy 100 ismcts:iterations=2000 greedy --game omnia
 # OMNIA, four players: ISMCTS against three random and three greedy bots, rotated through the seats
 # (the default flavors, one each; the first player drawn from each deal, N-setup-4)
-row omnia4-ismcts2000-random 24 ismcts:iterations=2000 random random random --game omnia-4
-row omnia4-ismcts2000-greedy 24 ismcts:iterations=2000 greedy greedy greedy --game omnia-4
+row omnia4-ismcts2000-random 96 ismcts:iterations=2000 random random random --game omnia-4
+row omnia4-ismcts2000-greedy 96 ismcts:iterations=2000 greedy greedy greedy --game omnia-4
 # OMNIA's flavors and first seat (docs/balance.md): flavors dealt to each seat in turn, seat 0 first
 # (--flavors rotate); greedy against greedy with two players, random bots at every player count
 [ -s omnia-balance-greedy.json ] || omen-search balance --game omnia --bots greedy --flavors rotate --games 2000 \

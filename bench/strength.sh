@@ -73,12 +73,12 @@ row omnia-ismcts2000-greedy 100 ismcts:iterations=2000 greedy --game omnia
 row omnia4-ismcts2000-random 96 ismcts:iterations=2000 random random random --game omnia-4
 row omnia4-ismcts2000-greedy 96 ismcts:iterations=2000 greedy greedy greedy --game omnia-4
 # OMNIA's flavors and first seat (docs/balance.md): flavors dealt to each seat in turn, seat 0 first
-# (--flavors rotate); greedy against greedy with two players, random bots at every player count
-[ -s omnia-balance-greedy.json ] || omen-search balance --game omnia --bots greedy --flavors rotate --games 2000 \
-    --seed 1 --workers "$W" --json --quiet > omnia-balance-greedy.json
+# (--flavors rotate); greedy and random bots at every player count
 for n in 2 3 4; do
-    name=$([ "$n" = 2 ] && echo omnia || echo "omnia$n")-balance-random
-    [ -s "$name.json" ] || omen-search balance --game omnia --players-count "$n" --bots random --flavors rotate \
-        --games 2000 --seed 1 --workers "$W" --json --quiet > "$name.json"
-    echo "$name: $(head -c 200 "$name.json")"
+    for bot in greedy random; do
+        name=$([ "$n" = 2 ] && echo omnia || echo "omnia$n")-balance-$bot
+        [ -s "$name.json" ] || omen-search balance --game omnia --players-count "$n" --bots "$bot" --flavors rotate \
+            --games 2000 --seed 1 --workers "$W" --json --quiet > "$name.json"
+        echo "$name: $(head -c 200 "$name.json")"
+    done
 done

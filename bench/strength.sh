@@ -68,3 +68,17 @@ row mast1000-ismcts1000 400 ismcts:iterations=1000,rollout=mast ismcts:iteration
 # OMNIA (issue 19, point 8): ISMCTS against random and against the greedy deck builder, two players
 row omnia-ismcts2000-random 100 ismcts:iterations=2000 random --game omnia
 row omnia-ismcts2000-greedy 100 ismcts:iterations=2000 greedy --game omnia
+# OMNIA, four players: ISMCTS against three random and three greedy bots, rotated through the seats
+# (the default flavors, one each; the first player drawn from each deal, N-setup-4)
+row omnia4-ismcts2000-random 96 ismcts:iterations=2000 random random random --game omnia-4
+row omnia4-ismcts2000-greedy 96 ismcts:iterations=2000 greedy greedy greedy --game omnia-4
+# OMNIA's flavors and first seat (docs/balance.md): flavors dealt to each seat in turn, seat 0 first
+# (--flavors rotate); greedy and random bots at every player count
+for n in 2 3 4; do
+    for bot in greedy random; do
+        name=$([ "$n" = 2 ] && echo omnia || echo "omnia$n")-balance-$bot
+        [ -s "$name.json" ] || omen-search balance --game omnia --players-count "$n" --bots "$bot" --flavors rotate \
+            --games 2000 --seed 1 --workers "$W" --json --quiet > "$name.json"
+        echo "$name: $(head -c 200 "$name.json")"
+    done
+done

@@ -3,7 +3,7 @@ game, and card ablation.
 
 The games come from the match runner (:mod:`omen_search.match`) with ``track_cards``, so each
 result line says which cards each seat played and drew (the game says which: :meth:`Game.card_played
-<omen_search.game.Game.card_played>` and :meth:`~omen_search.game.Game.cards_held`). Every rate is a
+<omen_search.game.Game.card_played>` and :meth:`~omen_search.game.Game.cards_drawn`). Every rate is a
 *win rate* in which a tie counts half a win, so the two seats of a game always share exactly one win
 and the rate over all seats is 50%. In a game of N seats (the Grand Melee's four) a win is the game's
 single best return, a best return shared by k seats counts 1/k each, and the rate over all seats is
@@ -12,22 +12,27 @@ single best return, a best return shared by k seats counts 1/k each, and the rat
 * By seat and by label: how often seat 0 (the first player) or the seat with a label won. A seat's
   label is what the game's set-up tells it apart by (:meth:`~omen_search.game.Game.seat_labels`:
   Heir's gods, dealt at random per pair); a game whose seats have no labels of their own has no rows
-  by label. Heir's report and result lines call them gods (:func:`omen_search.match.labels_key`).
+  by label. Heir's report and result lines call them gods (:func:`omen_search.match.labels_key`),
+  OMNIA's flavors; a label's rate is over the games it was dealt in (OMNIA's ``--flavors rotate``
+  deals each flavor to each seat in turn, so the seats' advantage cancels).
 * By card: among the seats that played (or drew) a card, the share that won. This is a
   correlation, not an effect: a card that is played when its player is already ahead looks strong.
   "Drawn" means the card was in the opening hand or came into the hand during the game (draws,
-  steals, takes from structures). The cards are those of the card set's ``units`` in the game's
+  steals, takes from structures), or what the game says (:attr:`~omen_search.game.Game.drawn_means`:
+  OMNIA's owned cards, the starting deck and those bought). The cards are those of the card set's ``units`` in the game's
   ``cards --json`` (:meth:`~omen_search.game.Game.cards_json`, with their devotion, copies and
   source), else those the games played or drew, by name. In a game with a draft (the Grand Melee)
   a card (a design stack) is also counted when drafted (:meth:`~omen_search.game.Game.card_drafted`),
   with the mean pick (1 for a seat's first pick): the draft-pick win rates.
 * Ablation (causal): the same match seeds are played again with every copy of one card taken out
-  of the deck (the card set's ``without``: Heir's and Reign of War's). Game ``i`` with and without
-  the card share the game seed, the deal's labels and the bots' seeds, and the deck is shuffled
-  whole before the card is taken out, so the other cards come in the same order
+  of the deck (the card set's ``without``: Heir's and Reign of War's; OMEGA's and OMNIA's, whose
+  smaller set is dealt afresh). Game ``i`` with and without the card share the game seed, the
+  deal's labels and the bots' seeds, and Heir's deck is shuffled whole before the card is taken
+  out, so the other cards come in the same order
   (``AblatableSet.shuffled_without`` in :mod:`omen_search.cardfiles`). For each
-  game the difference ``without - with`` of a quantity (the win rate of the card's label, of seat
-  0, of bot A; the game's totals such as turns; VP) is taken; the change is the mean difference,
+  game the difference ``without - with`` of a quantity (the win rate of the card's label over the
+  games it was dealt in, of seat 0, of bot A; the game's totals such as turns; the scores, VP or
+  OMNIA's points) is taken; the change is the mean difference,
   and its 95% interval is the normal approximation over the paired differences, the two games of a
   seat-swapped deal counted as one cluster. With both seats played by the same bot the overall win
   rate is 50% whatever the deck, so the effect shows in the win rate of a label (the card's
@@ -108,7 +113,8 @@ def paired_difference(samples: Sequence[tuple[int, float, float]]) -> dict[str, 
 
 def ablation_label(devotion: Any, labels: Sequence[str]) -> str:
     """The seat label whose win rate measures a card's ablation: the card's devotion when that is a
-    label (Heir: its god), else the first label (Anubis for a Neutral unit or one devoted to both)."""
+    label (Heir: its god; OMNIA: its flavor), else the first label (Anubis for a Neutral unit or one
+    devoted to both)."""
     return devotion if devotion in labels else labels[0]
 
 
@@ -117,13 +123,16 @@ def label_name(label: str) -> str:
     return label.capitalize()
 
 
-Metric = tuple[str, str, str, Callable[[Line], float]]  # key, label, kind ("rate" or "number"), value
+# key, label, kind ("rate" or "number"), value (None: the game does not count, as a game without the label)
+Metric = tuple[str, str, str, Callable[[Line], float | None]]
 
 
 class _Vocabulary:
     """What a report of one game calls things: the result lines' key of the seats' labels, the
     label rows' word (Heir: "god"), the labels in order (none for a game whose seats have none of
-    their own), and the game's totals kept in the lines (Heir: turns)."""
+    their own; of a game that deals them in rotation, those the games dealt: OMNIA's flavors), the
+    game's totals kept in the lines (Heir: turns), the word beside a card (Heir: devotion) and what
+    the scores count (Heir: VP)."""
 
     def __init__(self, setup: MatchSetup, lines: Sequence[Line]):
         game = setup.game_object()
@@ -132,8 +141,11 @@ class _Vocabulary:
         config = setup.config()
         own = tuple(game.seat_labels(config))
         labels = list(own) if own != Game.seat_labels(game, config) else []
-        self.labels = labels + sorted({lab for g in lines for lab in g.get(self.key, ()) if lab not in labels}) \
-            if labels else []
+        dealt = {lab for g in lines for lab in g.get(self.key, ())}
+        self.labels = [lab for lab in labels if lab in dealt or not lines] \
+            + sorted(dealt - set(labels)) if labels else []
+        self.card = game.card_label
+        self.score = plural(game.score_unit)
         self.totals = [k for k in (lines[0] if lines else {}) if k not in _LINE_KEYS and k != self.key
                        and isinstance(lines[0][k], (int, float)) and not isinstance(lines[0][k], bool)]
 
@@ -148,23 +160,27 @@ def _metrics(label: str | None, vocabulary: _Vocabulary, two_bots: bool, seats: 
     metrics: list[Metric] = []
     if label is not None:
         metrics.append((vocabulary.word, f"{label_name(label)} win rate", "rate",
-                        lambda g: seat_score(g, g[key].index(label))))
+                        lambda g: seat_score(g, g[key].index(label)) if label in g[key] else None))
     metrics.append(("seat0", "seat 0 win rate", "rate", lambda g: seat_score(g, 0)))
     if two_bots:
         metrics.append(("bot_a", "bot A win rate", "rate",
                         lambda g: float(g["result"]) if "result" in g else seat_score(g, g["bot_seats"][0])))
     metrics += [(total, f"{total} a game", "number", _total(total)) for total in vocabulary.totals]
-    metrics.append(("vp", f"VP a game ({'both' if seats == 2 else f'all {seats}'} seats)", "number",
+    metrics.append(("vp", f"{vocabulary.score} a game ({'both' if seats == 2 else 'all'} seats)", "number",
                     lambda g: float(sum(g["scores"]))))
     if seats == 2:
-        metrics.append(("margin", "winning margin (VP)", "number",
+        metrics.append(("margin", f"winning margin ({vocabulary.score})", "number",
                         lambda g: float(abs(g["scores"][0] - g["scores"][1]))))
     return metrics
 
 
 def _cards(game: Game, cards: Any, lines: Sequence[Line]) -> list[dict[str, Any]]:
-    """The report's cards, in the card file's order: each with its devotion, copies and source when
-    the card set lists them (Heir's units), else the cards the games played or drew, by name."""
+    """The report's cards, in the card file's order: those the game rates
+    (:meth:`Game.balance_cards`), else each with its devotion, copies and source when the card set
+    lists them (Heir's units), else the cards the games played or drew, by name."""
+    rated = game.balance_cards(cards) if cards is not None else None
+    if rated is not None:
+        return rated
     units = game.cards_json(cards).get("units") if cards is not None else None
     if isinstance(units, list) and all(isinstance(u, dict) and "name" in u for u in units):
         return [{"name": u["name"], "devotion": u.get("devotion"), "copies": u.get("copies"),
@@ -202,14 +218,15 @@ def _ablation(card: dict[str, Any], lines: Sequence[Line], ablated: Sequence[Lin
               played_share: float, vocabulary: _Vocabulary, seats: int) -> dict[str, Any]:
     by_index = {g["index"]: g for g in lines}
     pairs = [(by_index[g["index"]], g) for g in sorted(ablated, key=lambda g: g["index"]) if g["index"] in by_index]
-    label = ablation_label(card["devotion"], vocabulary.labels) if vocabulary.labels else None
+    label = ablation_label(card[vocabulary.card], vocabulary.labels) if vocabulary.labels else None
     metrics = []
     for key, text, kind, value in _metrics(label, vocabulary, two_bots, seats):
-        diff = paired_difference([(base["pair"] if "pair" in base else base["set"], value(base), value(without))
-                                  for base, without in pairs])
+        values = [(base["pair"] if "pair" in base else base["set"], value(base), value(without))
+                  for base, without in pairs]
+        diff = paired_difference([(c, w, wo) for c, w, wo in values if w is not None and wo is not None])
         metrics.append({"key": key, "label": text, "kind": kind, **diff})
-    return {"card": card["name"], "devotion": card["devotion"], vocabulary.word: label, "copies": card["copies"],
-            "games": len(pairs), "played_share": played_share, "metrics": metrics}
+    return {"card": card["name"], vocabulary.card: card[vocabulary.card], vocabulary.word: label,
+            "copies": card["copies"], "games": len(pairs), "played_share": played_share, "metrics": metrics}
 
 
 def balance_report(setup: MatchSetup, lines: Sequence[Line],
@@ -226,11 +243,13 @@ def balance_report(setup: MatchSetup, lines: Sequence[Line],
     n = len(lines)
     count = len(game.deciding_seats) if len(game.deciding_seats) > 1 else 2
     even = 1 / count
-    seats = [{"key": f"seat {s}", "label": f"seat {s}" + (" (first)" if s == 0 and count == 2 else ""),
+    first = game.first_seat(setup.config())
+    seats = [{"key": f"seat {s}", "label": f"seat {s}" + (" (first)" if s == first and count == 2 else ""),
               **win_rate(sum(seat_score(g, s) for g in lines), n, even)} for s in range(count)]
     key = vocabulary.key
     by_label = [{"key": label, "label": label_name(label),
-                 **win_rate(sum(seat_score(g, g[key].index(label)) for g in lines if label in g[key]), n)}
+                 **win_rate(sum(seat_score(g, g[key].index(label)) for g in lines if label in g[key]),
+                            sum(1 for g in lines if label in g[key]), even)}
                 for label in vocabulary.labels]
     two_bots = len(set(setup.bots)) > 1
     bots = []
@@ -262,6 +281,9 @@ def balance_report(setup: MatchSetup, lines: Sequence[Line],
     report.update({
         "games": n, "ties": n - len(decided), **({"seats": count} if count > 2 else {}),
         **({"drawn_means": game.drawn_means} if game.drawn_means != Game.drawn_means else {}),
+        **({"card_label": game.card_label} if game.card_label != Game.card_label else {}),
+        **({"score_unit": game.score_unit} if game.score_unit != Game.score_unit else {}),
+        **({"score_means": game.score_means} if game.score_means else {}),
         **{f"mean_{total}": sum(g[total] for g in lines) / n if n else 0.0 for total in vocabulary.totals},
         "mean_plies": sum(g["plies"] for g in lines) / n if n else 0.0,
         "mean_winner_vp": sum(g["scores"][g["winner"]] for g in decided) / len(decided) if decided else 0.0,
@@ -375,6 +397,23 @@ def _even(report: dict[str, Any]) -> tuple[int, float, str]:
     return seats, 1 / seats, f"{100 / seats:.1f}".removesuffix(".0") + "%"
 
 
+def _card_label(report: dict[str, Any]) -> str:
+    """The word beside a card in the report's game (:attr:`Game.card_label`: Heir's devotion)."""
+    return str(report.get("card_label", Game.card_label))
+
+
+def plural(unit: str) -> str:
+    """A score unit counting more than one: ``point`` is ``points``, ``VP`` stays ``VP``."""
+    return unit if unit.isupper() else unit + "s"
+
+
+def _score(report: dict[str, Any]) -> str:
+    """What the scores count (:attr:`Game.score_unit`), with what they are made of when the game
+    says: ``points (prestige + life, N-score-2)``."""
+    means = report.get("score_means")
+    return plural(str(report.get("score_unit", Game.score_unit))) + (f" ({means})" if means else "")
+
+
 def _drawn_means(report: dict[str, Any]) -> str:
     """What "drawn" means in the report's game (:attr:`Game.drawn_means`)."""
     return str(report.get("drawn_means", Game.drawn_means))
@@ -399,7 +438,7 @@ def format_text(report: dict[str, Any]) -> str:
             f"A win is the game's single best result ({seats} seats: {even} each on average)")
            + f"; intervals are 95% (Wilson); ! marks an interval that excludes {even}.",
            f"Games last {f'{length} ({plies})' if length else plies}; the winner scores "
-           f"{report['mean_winner_vp']:.1f} VP, "
+           f"{report['mean_winner_vp']:.1f} {_score(report)}, "
            + (f"the loser {report['mean_loser_vp']:.1f}; {ties}." if seats == 2 else f"{ties}."),
            "", f"  {'':26} {'games':>6} {'win rate':>9}   95% interval"]
     for title, rows in (("By seat", report["by_seat"]), (f"By {word}", by_label), ("By bot", report["by_bot"])):
@@ -410,11 +449,11 @@ def format_text(report: dict[str, Any]) -> str:
                        f"{_interval(r['low'], r['high'])}")
     for key, verb, others in _views(report):
         out += ["", f"Cards when {key}: win rate of the {seats * report['games']} seats that {verb} the card, best first",
-                f"  {'':22} {'devotion':8} {'seats':>6} {'share':>5} {'win':>6}  {'95% interval':13} "
+                f"  {'':22} {_card_label(report)[:8]:8} {'seats':>6} {'share':>5} {'win':>6}  {'95% interval':13} "
                 f"{'vs ' + even.rstrip('%'):>6} {others:>10} {'gap':>6}" + (f" {'pick':>5}" if key == "drafted" else "")]
         for c in _sorted_cards(report, key):
             n, share, rate, interval, delta, rest, gap = _card_cells(c[key])
-            out.append(f"  {c['name'][:22]:22} {_text(c['devotion']):8} {n:>6} {share:>5} {rate:>6}"
+            out.append(f"  {c['name'][:22]:22} {_text(c[_card_label(report)]):8} {n:>6} {share:>5} {rate:>6}"
                        f"{'!' if c[key]['flag'] else ' '} {interval:13} {delta:>6} {rest:>10} {gap:>6}"
                        + (f" {_number(c[key]['mean_pick']):>5}" if key == "drafted" else ""))
     if report["by_card"]:
@@ -424,7 +463,8 @@ def format_text(report: dict[str, Any]) -> str:
                    in _views(report) else ""),
                 "  These are correlations (a card played while ahead looks strong); --ablate measures an effect."]
     for ab in report["ablations"]:
-        about = ", ".join([_text(ab["devotion"])] * (ab["devotion"] is not None)
+        label = ab[_card_label(report)]
+        about = ", ".join([_text(label)] * (label is not None)
                           + [f"{ab['copies']} copies"] * (ab["copies"] is not None))
         about += "; " if about else ""
         out += ["", f"Ablation: without {ab['card']} ({about}played by "
@@ -550,7 +590,7 @@ def render_html(report: dict[str, Any]) -> str:
     body = [f"<h1>Balance report: {_e(versus)}</h1>",
             f'<p class="meta">{report["games"]} games, seed {report["seed"]}, cards: {_e(_text(report["cards"]))}'
             f'{_e(_variant(report))}. Games last {_e(length)}; '
-            f"the winner scores {report['mean_winner_vp']:.1f} VP, {_e(others)}.</p>",
+            f"the winner scores {report['mean_winner_vp']:.1f} {_e(_score(report))}, {_e(others)}.</p>",
             f'<p class="note">Each bar runs from the dashed {even} line to a win rate '
             + ("(a tie counts half a win)" if seats == 2 else f"(a win: the game's single best result, of {seats})")
             + f"; the whisker is its 95% interval (Wilson). Solid bars: the interval excludes {even}. Pale bars: not "
@@ -572,9 +612,9 @@ def render_html(report: dict[str, Any]) -> str:
                    f"more cards. {_e(_chance_note(report))}.</p>",
                  _chart(f"chart-{key}", [_rate_row(c["name"], c["name"], c[key]) for c in cards], ref, 0.1,
                         (0.0, 1.0), _pct_tick),
-                 _table(f"table-{key}", ("card", "devotion", "copies", "seats", "share", "win rate", "95% interval",
+                 _table(f"table-{key}", ("card", _card_label(report), "copies", "seats", "share", "win rate", "95% interval",
                                          f"vs {even}", others, "gap") + (("mean pick",) if key == "drafted" else ()),
-                        [((c["name"], _text(c["devotion"]), _text(c["copies"]), *_card_cells(c[key]))
+                        [((c["name"], _text(c[_card_label(report)]), _text(c["copies"]), *_card_cells(c[key]))
                           + ((_number(c[key]["mean_pick"]),) if key == "drafted" else ()), c[key]["flag"])
                          for c in cards])]
     if report["ablations"]:

@@ -842,7 +842,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "balance", help="win rates by seat, seat label and card over bot games; --ablate measures a card's effect",
         description="Plays a seat-swapped match (as `match` does) noting the cards each seat played and drew, and "
-                    "reports win rates by seat, by the game's seat labels (heir: the gods) and by card, with Wilson "
+                    "reports win rates by seat, by the game's seat labels (heir: the gods; omnia: the flavors, dealt to "
+                    "each seat in turn with --flavors rotate) and by card, with Wilson "
                     "95% intervals (a tie counts half a win). A card's win rate when played is a correlation. "
                     "--ablate NAME plays the same seeds again without NAME's copies and reports the change "
                     "(without - with) in the win rate of the card's label (heir: its god, Anubis for a Neutral "
@@ -858,7 +859,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_workers, default=1, help="processes (default 1)")
     p.add_argument("--ablate", action="append", default=[], metavar="NAME",
                    help="also play the same seeds without this unit's copies (omega: this Egregor, or every token "
-                        "of this Arcanum) and report the change (repeatable; each card is removed on its own)")
+                        "of this Arcanum; omnia: every copy of this flavor-deck card) and report the change (repeatable; "
+                        "each card is removed on its own)")
     _add_cards(p)
     _add_game_flag(p)
     _add_options(p, [name for g in all_games() for name in g.match_options])

@@ -301,9 +301,11 @@ class Game(ABC):
         """The options a match of this game takes (the rest a match decides itself, deal by deal)."""
         return tuple(o.name for o in self.options)
 
-    def match_config(self, config: Any, deal_bits: int) -> Any:
+    def match_config(self, config: Any, deal_bits: int, deal: int = 0, cards: Any = None) -> Any:
         """The set-up of one deal of a match: the match's ``config`` with whatever the game lets a
-        deal decide (Heir: which god sits in seat 0) drawn from ``deal_bits``."""
+        deal decide (Heir: which god sits in seat 0) drawn from ``deal_bits``, or from the deal's
+        number ``deal`` (its pair or rotation set) for a set-up dealt in rotation (OMNIA's
+        ``--flavors rotate``) out of the match's card set ``cards``."""
         return config
 
     def seat_labels(self, config: Any) -> tuple[str, ...]:
@@ -311,6 +313,11 @@ class Game(ABC):
         return tuple(f"seat{seat}" for seat in range(self.players))
 
     labels_key = "labels"  # the key of a match's result lines that holds seat_labels
+
+    def first_seat(self, config: Any) -> int | None:
+        """The seat that takes the first turn in a set-up (its ``first_player``, else 0); None when
+        the rules draw it game by game (OMNIA's N-setup-4): the balance report's "(first)"."""
+        return getattr(config, "first_player", 0)
 
     def match_identity(self, config: Any, track_cards: bool) -> dict[str, Any] | None:
         """The set-up part of a match results file's first line, for a game whose files were
@@ -335,8 +342,20 @@ class Game(ABC):
     # what a final score counts in this game: the advice's margin column is "<unit> margin"
     score_unit = "VP"
 
-    # what the balance report's "drawn" means in this game (the cards :meth:`cards_held` gives)
+    def cards_drawn(self, state: Any, seat: int) -> set[str]:
+        """The cards the balance report counts as drawn by ``seat`` once they are here: those of its
+        hand (:meth:`cards_held`) unless the game says otherwise (OMNIA: the cards it owns)."""
+        return self.cards_held(state, seat)
+
+    # what the balance report's "drawn" means in this game (the cards :meth:`cards_drawn` gives)
     drawn_means = "in the opening hand or came into the hand during the game"
+    card_label = "devotion"  # what the balance report names beside a card (OMNIA: its flavor)
+    score_means = ""  # what a score is made of, when its unit does not say (OMNIA: prestige + life)
+
+    def balance_cards(self, cards: Any) -> list[dict[str, Any]] | None:
+        """The cards the balance report rates, in order, each ``{"name", card_label, "copies",
+        "source"}``; None: the card set's ``units`` in ``cards --json``, else the cards played or drawn."""
+        return None
 
     def adapter(self, cards: Any = None) -> Any:
         """What the OpenSpiel and PettingZoo adapters (:mod:`omen_search.adapters`) need of the game:

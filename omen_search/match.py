@@ -170,7 +170,7 @@ def check_cards(setup: MatchSetup) -> None:
     set and deals one game of it."""
     game = setup.game_object()
     cards = card_set(setup.game, setup.cards, setup.ablate)
-    game.new_initial_state(0, engine="core", cards=cards, config=game.match_config(setup.config(), 0))
+    game.new_initial_state(0, engine="core", cards=cards, config=game.match_config(setup.config(), 0, 0, cards))
 
 
 def deal(seed: int, group: int) -> tuple[int, int]:
@@ -203,20 +203,20 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
     deciding = setup.bots[:len(game.deciding_seats)] if len(game.deciding_seats) == 1 else setup.bots
     group, turn, seats = seating(game, len(deciding), index)
     game_seed, bits = deal(setup.seed, group)
-    config = game.match_config(setup.config(), bits)
+    cards = card_set(setup.game, setup.cards, setup.ablate)
+    config = game.match_config(setup.config(), bits, group, cards)
     specs = [str(game.automaton)] * game.players  # the automaton moves inside the rules
     for spec, seat in zip(deciding, seats):
         specs[seat] = spec
     bots = {seat: make_bot(spec, game_bot_seed(setup.seed, index, seat, game.players), game)
             for spec, seat in zip(deciding, seats)}
-    cards = card_set(setup.game, setup.cards, setup.ablate)
     state = game.new_initial_state(game_seed, engine="core", cards=cards, config=config)
     started = time.perf_counter()
     track = setup.track_cards
     played: list[set[str]] = [set() for _ in range(game.players)]
     drafted: list[list[str]] = [[] for _ in range(game.players)]  # in pick order
     # the opening hand counts as drawn
-    drawn = [set(game.cards_held(state, seat)) if track else set() for seat in range(game.players)]
+    drawn = [set(game.cards_drawn(state, seat)) if track else set() for seat in range(game.players)]
     while not state.is_terminal():
         seat = state.current_player
         assert seat in bots, "an automaton never has a decision to make"
@@ -230,7 +230,7 @@ def play_game(setup: MatchSetup, index: int) -> dict[str, Any]:
             if pick is not None:
                 drafted[seat].append(pick)
             for other in range(game.players):
-                drawn[other] |= game.cards_held(state, other)
+                drawn[other] |= game.cards_drawn(state, other)
     winner = winner_of(state)
     line: dict[str, Any] = {"index": index}
     labels = list(game.seat_labels(config))

@@ -28,6 +28,7 @@ from omen_search.balance import (balance_report, format_text, paired_difference,
                                  seat_score, win_rate)
 from omen_search.cli import main
 from omen_search.errors import UsageError
+from omen_search.game import get_game
 from omen_search.games.heir.cards import GODS, default_cards
 from omen_search.games.heir.rules import Config
 from omen_search.match import MatchOptions, MatchSetup, run_match
@@ -560,45 +561,68 @@ def test_the_report_draws_in_headless_chromium(cli_run, tmp_path):
     assert green > 200 and red > 200, (green, red)
 
 
-# ----------------------------------------------------------------------------------------- OMEGA
+# ------------------------------------------------------------------------------- OMEGA and OMNIA
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_omega_balance_by_seat_egregor_and_arcanum(players):
-    """Each seat's win rate of N (the seat scores of a game add up to one win), each Egregor's and
-    Arcanum's when played (summoned, captured, taken) and held, and what "drawn" means in OMEGA."""
-    setup = MatchSetup(bots=("random",) * players, seed=4, game=f"omega-{players}", track_cards=True)
-    options = MatchOptions(games=2 * players)
-    run_match(setup, options)
-    report = balance_report(setup, options.lines)
-    assert report["seats"] == players and [r["key"] for r in report["by_seat"]] == [f"seat {s}" for s in
-                                                                                   range(players)]
-    assert sum(r["wins"] for r in report["by_seat"]) == pytest.approx(2 * players)
-    assert all(r["low"] <= r["rate"] <= r["high"] for r in report["by_seat"])
+def _omega_names() -> set[str]:
     from omen_search.games.omega.cards import default_cards as omega_cards
 
-    names = {e.name for e in omega_cards().egregors} | {a.name for a in omega_cards().arcana}
+    return {e.name for e in omega_cards().egregors} | {a.name for a in omega_cards().arcana}
+
+
+def _omnia_names() -> set[str]:
+    from omen_search.games.omnia.cards import default_cards as omnia_cards
+
+    return {c.name for c in omnia_cards().cards}
+
+
+# a game of N seats, what a report of it rates, what "drawn" means there, and its options
+N_SEAT_GAMES = [
+    ("omega-3", _omega_names, "Drawn: controlled (an Egregor) or taken (an Arcana token)", {}),
+    ("omega-4", _omega_names, "Drawn: controlled (an Egregor) or taken (an Arcana token)", {}),
+    ("omnia", _omnia_names, "Drawn: owned: in the starting deck or bought", {"flavors": "rotate"}),
+    ("omnia-3", _omnia_names, "Drawn: owned: in the starting deck or bought", {"flavors": "rotate"}),
+    ("omnia-4", _omnia_names, "Drawn: owned: in the starting deck or bought", {}),
+]
+
+
+@pytest.mark.parametrize("name, names, drawn, options", N_SEAT_GAMES, ids=[g[0] for g in N_SEAT_GAMES])
+def test_n_seat_balance_by_seat_and_card(name, names, drawn, options):
+    """Each seat's win rate of N (the seat scores of a game add up to one win), each card's when
+    played and drawn, and what "drawn" means in the game (OMEGA: held; OMNIA: owned)."""
+    players = get_game(name).players
+    setup = MatchSetup(bots=("random",) * players, seed=4, game=name, track_cards=True, options=options)
+    options_ = MatchOptions(games=2 * players)
+    run_match(setup, options_)
+    report = balance_report(setup, options_.lines)
+    assert report.get("seats", 2) == players and [r["key"] for r in report["by_seat"]] == [f"seat {s}" for s in
+                                                                                          range(players)]
+    assert sum(r["wins"] for r in report["by_seat"]) == pytest.approx(2 * players)
+    assert all(r["low"] <= r["rate"] <= r["high"] for r in report["by_seat"])
     rows = {c["name"]: c for c in report["by_card"]}
-    assert rows and set(rows) <= names
-    for g in options.lines:
+    assert rows and set(rows) <= names()
+    for g in options_.lines:
         for s in range(players):
-            assert set(g["played"][s]) <= set(g["drawn"][s])  # a card summoned, captured or taken is held
+            assert set(g["played"][s]) <= set(g["drawn"][s])  # a card played was held (owned) then
     for row in rows.values():
-        assert row["played"]["n"] <= row["drawn"]["n"] and row["drawn"]["n"] + row["drawn"]["rest_n"] == players ** 2 * 2
-    assert "Drawn: controlled (an Egregor) or taken (an Arcana token)" in format_text(report)
+        assert row["played"]["n"] <= row["drawn"]["n"]
+        assert row["drawn"]["n"] + row["drawn"]["rest_n"] == players * len(options_.lines)
+    assert drawn in format_text(report)
 
 
-@pytest.mark.parametrize("name", ["Nodo", "The Magician"])
-def test_omega_ablation_takes_an_egregor_or_an_arcanum_out(name):
-    setup = MatchSetup(bots=("random",) * 3, seed=2, game="omega-3")
-    report = run_balance(setup, MatchOptions(games=6), [name])
+@pytest.mark.parametrize("name, card", [("omega-3", "Nodo"), ("omega-3", "The Magician"), ("omnia", "Tide Sentinel"),
+                                        ("omnia-3", "Ember Duelist")])
+def test_ablation_takes_a_card_out(name, card):
+    players = get_game(name).players
+    setup = MatchSetup(bots=("random",) * players, seed=2, game=name)
+    report = run_balance(setup, MatchOptions(games=2 * players), [card])
     ablation = report["ablations"][0]
-    assert ablation["card"] == name and ablation["games"] == 6
+    assert ablation["card"] == card and ablation["games"] == 2 * players
     seat0 = {m["key"]: m for m in ablation["metrics"]}["seat0"]
     assert seat0["with"] == pytest.approx(report["by_seat"][0]["rate"])
-    gone = MatchOptions(games=6)
-    run_match(replace(setup, ablate=(name,), track_cards=True), gone)
-    assert all(name not in g[k][s] for g in gone.lines for k in ("played", "drawn") for s in range(3))
+    gone = MatchOptions(games=2 * players)
+    run_match(replace(setup, ablate=(card,), track_cards=True), gone)
+    assert all(card not in g[k][s] for g in gone.lines for k in ("played", "drawn") for s in range(players))
 
 
 def test_omega_ablation_refuses_an_unknown_card_and_a_set_too_small():
@@ -618,17 +642,26 @@ def test_omega_ablation_refuses_an_unknown_card_and_a_set_too_small():
         smaller.without(smaller.egregors[0].name)
 
 
-def test_omega_core_and_reference_agree_on_an_ablated_set():
-    from omen_search._omega_core import CoreState as OmegaCore
-    from omen_search.bots import RandomBot
+def _omega_without() -> Any:
     from omen_search.games.omega.cards import default_cards as omega_cards
-    from omen_search.games.omega.reference import OmegaState
-    from omen_search.games.omega.rules import Config as OmegaConfig
 
-    cards = omega_cards().without("Nodo").without("The Magician")
-    for seed in range(3):
-        config = OmegaConfig(players=2 + seed)
-        reference, core = OmegaState.new(seed, cards, config), OmegaCore.new(seed, cards, config)
+    return omega_cards().without("Nodo").without("The Magician")
+
+
+def _omnia_without() -> Any:
+    from omen_search.games.omnia.cards import default_cards as omnia_cards
+
+    return omnia_cards().without("Tide Sentinel").without("Eclipse").without("Flame Lance")
+
+
+@pytest.mark.parametrize("family, cards", [("omega", _omega_without), ("omnia", _omnia_without)])
+def test_core_and_reference_agree_on_an_ablated_set(family, cards):
+    from omen_search.bots import RandomBot
+
+    for seed, name in enumerate((family, f"{family}-3", f"{family}-4")):
+        game_, smaller = get_game(name), cards()
+        reference = game_.new_initial_state(seed, engine="reference", cards=smaller)
+        core = game_.new_initial_state(seed, engine="core", cards=smaller)
         bot = RandomBot(seed)
         while not reference.is_terminal():
             assert core.legal_moves() == reference.legal_moves()
@@ -636,3 +669,105 @@ def test_omega_core_and_reference_agree_on_an_ablated_set():
             reference.apply(move)
             core.apply(move)
         assert core.is_terminal() and core.scores() == reference.scores()
+
+
+# ------------------------------------------------------------------------------------------ OMNIA
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_omnia_rotation_deals_each_flavor_to_each_seat_equally_often(players):
+    """``--flavors rotate``: over a cycle of N × C(4, N) deals each flavor sits in every seat the same
+    number of times (so a flavor's win rate carries no seat advantage), deal 0 is the first flavors."""
+    from collections import Counter
+    from itertools import combinations
+
+    from omen_search.games.omnia.rules import rotated_flavors
+
+    names = ("ember", "tide", "grove", "dusk")
+    cycle = players * len(list(combinations(names, players)))
+    deals = [rotated_flavors(players, names, deal) for deal in range(cycle)]
+    assert deals[0] == names[:players] and rotated_flavors(players, names, cycle) == deals[0]
+    assert all(len(set(d)) == players for d in deals)
+    seats = Counter((seat, flavor) for d in deals for seat, flavor in enumerate(d))
+    assert set(seats.values()) == {cycle // len(names)} and len(seats) == players * len(names)
+    with pytest.raises(UsageError, match="flavors: rotate deals 4 flavors a game, the set has 3"):
+        rotated_flavors(4, names[:3], 0)
+
+
+def test_omnia_report_by_flavor_over_the_games_each_flavor_was_dealt():
+    """A rotated match deals the flavors by deal number with seat 0 first; each flavor's row counts
+    the games it was in (a win shared out over the flavors of a game), and the labels fit OMNIA."""
+    from omen_search.games.omnia.rules import rotated_flavors
+
+    names = ("ember", "tide", "grove", "dusk")
+    setup = MatchSetup("random", "random", seed=3, game="omnia", options={"flavors": "rotate"}, track_cards=True)
+    options = MatchOptions(games=24)
+    run_match(setup, options)
+    for g in options.lines:
+        assert tuple(g["flavors"]) == rotated_flavors(2, names, g["pair"])
+    report = balance_report(setup, options.lines)
+    rows = {r["key"]: r for r in report["by_flavor"]}
+    assert list(rows) == list(names) and all(r["n"] == 12 for r in rows.values())
+    assert sum(r["wins"] for r in rows.values()) == pytest.approx(24)
+    assert report["by_seat"][0]["label"] == "seat 0 (first)"
+    text = format_text(report)
+    assert "points (prestige + life, N-score-2)" in text and " flavor " in text
+    assert "VP" not in text and "devotion" not in text
+    page = render_html(report)
+    assert "VP" not in page and "devotion" not in page and "<th>flavor</th>" in page
+    assert {c["name"]: c["flavor"] for c in report["by_card"]}["Squire"] == "basic"
+
+
+def test_omnia_report_without_a_fixed_first_seat_names_none_first():
+    """Without ``--first-player`` (or ``--flavors rotate``) OMNIA draws the first player game by game
+    (N-setup-4), so no seat is called first; the flavors named stay in their seats."""
+    setup = MatchSetup("random", "random", seed=3, game="omnia", options={"flavors": "grove,dusk"},
+                       track_cards=True)
+    options = MatchOptions(games=4)
+    run_match(setup, options)
+    report = balance_report(setup, options.lines)
+    assert [r["label"] for r in report["by_seat"]] == ["seat 0", "seat 1"]
+    assert [r["key"] for r in report["by_flavor"]] == ["grove", "dusk"]
+    assert all(g["flavors"] == ["grove", "dusk"] for g in options.lines)
+
+
+def test_d_omnia_11_only_a_flavor_deck_card_is_left_out_and_its_deck_shrinks():
+    """D-omnia-11: ``without`` takes every copy of a flavor-deck card out, so the Shop deck is that
+    much smaller (no basic card replaces it); a basic card, a source stack's card and a flavor deck
+    left with fewer than the Shop Row's cards are refused."""
+    from omen_search.games.omnia.cards import SHOP_ROW
+    from omen_search.games.omnia.cards import default_cards as omnia_cards
+
+    cards = omnia_cards()
+    smaller = cards.without("Tide Sentinel")
+    assert smaller.name == f"{cards.name} without Tide Sentinel" and smaller.sha256 != cards.sha256
+    assert len(smaller.deck_of("tide")) == 17 and smaller.basics() == cards.basics()
+    state = get_game("omnia").new_initial_state(1, engine="reference", cards=smaller)
+    assert len(state.shop_deck) + len(state.row) == 20 + 17
+    with pytest.raises(UsageError, match="ablate: no card called 'Nobody'"):
+        cards.without("Nobody")
+    with pytest.raises(UsageError, match="'Squire' is a basic card"):
+        cards.without("Squire")
+    with pytest.raises(UsageError, match="'Tide Wellspring' is in tide's source stack"):
+        cards.without("Tide Wellspring")
+    for card in [c for c in cards.cards if c.flavor == "tide" and c.set == "deck"]:
+        left = len(smaller.deck_of("tide")) - (card.copies if smaller.index(card.name) is not None else 0)
+        if left < SHOP_ROW:
+            with pytest.raises(UsageError, match=f"the tide flavor deck .* would have {left} cards"):
+                smaller.without(card.name)
+            break
+        if smaller.index(card.name) is not None:
+            smaller = smaller.without(card.name)
+    else:
+        raise AssertionError("the tide deck never got too small")
+
+
+def test_cli_balance_omnia_ablates_a_flavor_card_and_refuses_a_basic_one(capsys):
+    assert main(["balance", "--game", "omnia", "--flavors", "rotate", "--games", "4", "--quiet", "--json",
+                 "--ablate", "Tide Sentinel"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ablations"][0]["card"] == "Tide Sentinel" and report["ablations"][0]["flavor"] == "tide"
+    assert report["flavors"] == "rotate" and report["score_unit"] == "point"
+    assert main(["balance", "--game", "omnia", "--games", "2", "--quiet", "--ablate", "Squire"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "only a flavor deck's card can be left out" in err

@@ -161,7 +161,7 @@ class CombinedGame(Game):
         """As Heir's: a match deals the gods pair by pair (:meth:`match_config`)."""
         return tuple(o.name for o in self.options if o.name not in ("gods", "first_player"))
 
-    def match_config(self, config: Config, deal_bits: int) -> Config:
+    def match_config(self, config: Config, deal_bits: int, deal: int = 0, cards: Any = None) -> Config:
         return HEIR.match_config(config, deal_bits)  # type: ignore[return-value]
 
     def card_played(self, move: Any) -> str | None:

@@ -229,7 +229,7 @@ class HeirGame(Game):
         """A match deals the gods pair by pair and lets the configured first player start."""
         return tuple(o.name for o in self.options if o.name not in ("gods", "first_player"))
 
-    def match_config(self, config: Config, deal_bits: int) -> Config:
+    def match_config(self, config: Config, deal_bits: int, deal: int = 0, cards: Any = None) -> Config:
         return replace(config, gods=GODS if deal_bits & 1 == 0 else (GODS[1], GODS[0]))
 
     def seat_labels(self, config: Config) -> tuple[str, ...]:

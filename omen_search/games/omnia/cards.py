@@ -10,8 +10,9 @@ card keeps its ``source`` (``printed`` or ``designed``), which the tools show.
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from omen_search.cardfiles import (
     read_card_file,
     tagged_args,
 )
-from omen_search.errors import CardDataError
+from omen_search.errors import CardDataError, UsageError
 
 RULESET = "omnia"
 SOURCES = ("printed", "designed")
@@ -180,6 +181,28 @@ class CardSet:
     def stack_of(self, flavor: str) -> tuple[int, ...]:
         return tuple(i for i, c in enumerate(self.cards) if c.set == "stack" and c.flavor == flavor
                      for _ in range(c.copies))
+
+    def without(self, name: str) -> CardSet:
+        """The same set without the flavor-deck card ``name`` (every copy: its flavor deck, so the
+        Shop deck, is that much smaller; ruling D-omnia-11), named ``"<set> without <name>"`` with
+        a sha256 of its own, for an ablation (``omen-search balance --ablate``). The card designs
+        after it move down one, so a game of the smaller set is dealt afresh from the same seed.
+        Raises :class:`UsageError` for an unknown name, a basic card or a source stack's card (not
+        in a flavor deck), or a flavor deck left with fewer than the Shop Row's 5 cards."""
+        card = next((c for c in self.cards if c.name == name), None)
+        if card is None:
+            raise UsageError(f"ablate: no card called {name!r} in {self.name!r}")
+        if card.set != "deck":
+            where = "a basic card (the starting deck, N-setup-3)" if card.set == "basic" else \
+                f"in {card.flavor}'s source stack"
+            raise UsageError(f"ablate: {name!r} is {where}; only a flavor deck's card can be left out (D-omnia-11)")
+        left = len(self.deck_of(card.flavor or "")) - card.copies
+        if left < SHOP_ROW:
+            raise UsageError(f"ablate: without {name!r} the {card.flavor} flavor deck of {self.name!r} would have "
+                             f"{left} cards, at least {SHOP_ROW} are needed (D-omnia-11)")
+        digest = hashlib.sha256(f"{self.sha256}\0without\0{name}".encode()).hexdigest()
+        return replace(self, name=f"{self.name} without {name}", cards=tuple(c for c in self.cards if c is not card),
+                       sha256=digest)
 
     def sources(self) -> dict[str, int]:
         """How many card designs are printed and designed."""

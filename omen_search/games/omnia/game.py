@@ -5,6 +5,7 @@ player count, as OMEGA's (a count is a constant of a game, as its core has one C
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +18,23 @@ from omen_search.games.omnia.heuristic import evaluate
 from omen_search.games.omnia.notation import Move
 from omen_search.games.omnia.positions import state_from_observation
 from omen_search.games.omnia.reference import OmniaState
-from omen_search.games.omnia.rules import DEFAULT_MAX_TURNS, GAME, MAX_TURNS, PLAYER_COUNTS, Config, default_flavors
+from omen_search.games.omnia.rules import (
+    DEFAULT_MAX_TURNS,
+    GAME,
+    MAX_TURNS,
+    PLAYER_COUNTS,
+    Config,
+    default_flavors,
+    rotated_flavors,
+)
+
+ROTATE = "rotate"  # --flavors rotate: a match deals the flavors by rotation (rules.rotated_flavors)
 
 
 def _flavors(text: Any, field: str) -> tuple[str, ...]:
     """``ember,tide`` as a tuple of names (checked against the card set when a game is dealt)."""
     if not isinstance(text, str) or not text.strip():
-        raise UsageError(f"{field}: flavor names, comma-separated (ember,tide), got {text!r}")
+        raise UsageError(f"{field}: flavor names, comma-separated (ember,tide), or {ROTATE}, got {text!r}")
     return tuple(f.strip() for f in text.split(","))
 
 
@@ -40,7 +51,8 @@ class OmniaGame(Game):
         seed_flavors = ",".join(default_flavors(players, tuple(f.name for f in default_cards().flavors)))
         self.options = (
             Option("flavors", "each seat's flavor, seat 0 first, comma-separated; without it, the card set's "
-                              "first flavors", seed_flavors),
+                              f"first flavors; '{ROTATE}': a match deals each flavor to each seat in turn, game by "
+                              "game, seat 0 first unless --first-player (docs/balance.md)", seed_flavors),
             Option("first_player", "the seat that takes the first turn; without it, drawn from the seed (N-setup-4)",
                    None, tuple(range(players))),
             Option("max_turns", "judge the game after this many turns of all players, ruling D-omnia-1",
@@ -57,9 +69,12 @@ class OmniaGame(Game):
     def config(self, **options: Any) -> Config:
         self.check_options(options)
         flavors = options.get("flavors")
-        return Config(players=self.players, flavors=_flavors(flavors, "flavors") if flavors is not None else (),
-                      first_player=options.get("first_player"),
-                      max_turns=options.get("max_turns", DEFAULT_MAX_TURNS))
+        rotate = flavors == ROTATE
+        first = options.get("first_player")
+        return Config(players=self.players,
+                      flavors=_flavors(flavors, "flavors") if flavors is not None and not rotate else (),
+                      first_player=0 if rotate and first is None else first,
+                      max_turns=options.get("max_turns", DEFAULT_MAX_TURNS), rotate=rotate)
 
     def owns(self, config: Any) -> bool:
         return isinstance(config, Config) and config.players == self.players
@@ -161,6 +176,49 @@ class OmniaGame(Game):
     def record_totals(self, state: Any) -> dict[str, Any]:
         return {"turns": state.turns}
 
+    # -- matches and balance
+
+    def match_config(self, config: Config, deal_bits: int, deal: int = 0, cards: Any = None) -> Config:
+        """The deal's flavors by name: ``--flavors rotate`` deals them by :func:`rotated_flavors`
+        (deal ``deal`` of the rotation), else the named ones or the set's first."""
+        names = tuple(f.name for f in (cards or default_cards()).flavors)
+        if config.rotate:
+            return replace(config, flavors=rotated_flavors(self.players, names, deal), rotate=False)
+        return replace(config, flavors=config.flavors or default_flavors(self.players, names))
+
+    def seat_labels(self, config: Config) -> tuple[str, ...]:
+        """Each seat's flavor (of a match rotating them: every flavor of the built-in set, the
+        order of the report's rows by flavor)."""
+        names = tuple(f.name for f in default_cards().flavors)
+        return config.flavors or (names if config.rotate else default_flavors(self.players, names))
+
+    labels_key = "flavors"
+
+    def card_played(self, move: Any) -> str | None:
+        """A card played from hand (a source card too) or a primed spell cast: the balance
+        report's "played"."""
+        return move.card if move.verb in ("play", "cast", "source") else None
+
+    drawn_means = ("owned: in the starting deck or bought, at some time in the game (a bought card counts "
+                   "whether or not it was drawn)")
+
+    def cards_held(self, state: Any, seat: int) -> set[str]:
+        return {state.name(c) for c in state.hand[seat]}
+
+    def cards_drawn(self, state: Any, seat: int) -> set[str]:
+        """The cards ``seat`` owns (N-score-1: deck, hand, discard stack, playfield, primed), by name."""
+        ref = state.view() if hasattr(state, "game_handle") else state
+        return {ref.name(c) for zone in (ref.deck, ref.hand, ref.discard, ref.field, ref.primed)
+                for c in zone[seat]}
+
+    card_label = "flavor"
+    score_means = "prestige + life, N-score-2"
+
+    def balance_cards(self, cards: CardSet | None) -> list[dict[str, Any]]:
+        """Every card design of the set, the basic cards first, each with its flavor (``basic``)."""
+        return [{"name": c.name, "flavor": c.flavor or "basic", "copies": c.copies, "source": c.source}
+                for c in (cards or default_cards()).cards]
+
     # -- for the tools
 
     def evaluate(self, state: Any, player: int) -> float:
@@ -188,11 +246,6 @@ class OmniaGame(Game):
     def decision_name(self, state: Any) -> str:
         return state.todo[0][0] if state.todo else state.phase
 
-    def card_played(self, move: Any) -> str | None:
-        return move.card if move.verb in ("play", "cast") else None
-
-    def cards_held(self, state: Any, seat: int) -> set[str]:
-        return {state.name(c) for c in state.hand[seat]}
 
 
 OMNIA_GAMES = tuple(register(OmniaGame(players)) for players in PLAYER_COUNTS)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 from omen_search.errors import UsageError
 
@@ -21,15 +22,33 @@ def default_flavors(players: int, names: tuple[str, ...]) -> tuple[str, ...]:
     return names[:players]
 
 
+def rotated_flavors(players: int, names: tuple[str, ...], deal: int) -> tuple[str, ...]:
+    """Each seat's flavor in deal ``deal`` of a match that rotates them (``--flavors rotate``): the
+    combinations of ``players`` of the set's flavors, in the set's order, each dealt ``players``
+    times in a row, turned one seat further each time. Over a cycle of ``players`` × C(flavors,
+    players) deals (12 with 2 or 3 players of the seed edition's 4, 4 with 4) each flavor sits in
+    every seat equally often, so the seat's advantage cancels from a flavor's win rate; deal 0 is
+    the set's first flavors in seat order, as without ``--flavors``."""
+    if len(names) < players:
+        raise UsageError(f"flavors: rotate deals {players} flavors a game, the set has {len(names)}: "
+                         f"{', '.join(names)}")
+    chosen = list(combinations(names, players))
+    combo = chosen[deal // players % len(chosen)]
+    return tuple(combo[(seat + deal) % players] for seat in range(players))
+
+
 @dataclass(frozen=True)
 class Config:
     """An OMNIA set-up: the number of players, each seat's flavor (names of the card set's flavors;
-    empty: the first N), who plays first (``None``: drawn from the seed, N-setup-4) and the turn limit."""
+    empty: the first N), who plays first (``None``: drawn from the seed, N-setup-4) and the turn limit.
+    ``rotate``: a match deals the flavors by :func:`rotated_flavors`, deal by deal (its
+    :meth:`~omen_search.game.Game.match_config` names them); a game dealt from it alone has the first N."""
 
     players: int = 2
     flavors: tuple[str, ...] = ()
     first_player: int | None = None
     max_turns: int = DEFAULT_MAX_TURNS
+    rotate: bool = False
 
     def __post_init__(self) -> None:
         if self.players not in PLAYER_COUNTS:
@@ -39,6 +58,8 @@ class Config:
         if self.flavors and len(self.flavors) != self.players:
             raise UsageError(f"flavors: one flavor per seat ({self.players}), got {len(self.flavors)}: "
                              f"{','.join(self.flavors)}")
+        if self.rotate and self.flavors:
+            raise UsageError(f"flavors: either rotated or named, got rotate and {','.join(self.flavors)}")
         if len(set(self.flavors)) != len(self.flavors):
             raise UsageError(f"flavors: each seat brings its own flavor, got {','.join(self.flavors)}")
         if self.first_player is not None and (isinstance(self.first_player, bool) or not isinstance(

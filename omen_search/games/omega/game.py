@@ -6,12 +6,10 @@ player count (a count is a constant of a game, as its core has one C table per c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from omen_search.documents import JsonReader
-from omen_search.errors import RecordError, UsageError, shown
-from omen_search.game import Game, Option, get_game, register
+from omen_search.counted_game import CountedGame
+from omen_search.game import Option, register
 from omen_search.games.omega import render
 from omen_search.games.omega import view as omega_view
 from omen_search.games.omega.cards import CardSet, default_cards, load_cards
@@ -34,15 +32,23 @@ class ScoreOutlook:
         return {"score": self.score, "best_opponent": self.best_opponent, "turns_left": self.turns_left}
 
 
-class OmegaGame(Game):
+class OmegaGame(CountedGame):
     """``omega`` / ``omega-3`` / ``omega-4`` (``docs/rules/omega-the-ritual.md``)."""
 
-    engines = ("core", "reference")
+    GAME = GAME
+    PLAYER_COUNTS = PLAYER_COUNTS
+    MOVE = Move
+    CONFIG = Config
+    REFERENCE = OmegaState
+    CORE = "omen_search._omega_core"
+    RENDER: ClassVar[Any] = render
+    DEFAULT_CARDS = staticmethod(default_cards)
+    LOAD_CARDS = staticmethod(load_cards)
+    READ_OBSERVATION = staticmethod(state_from_observation)
     score_unit = "point"  # a Judgment total (O-judge-1)
 
     def __init__(self, players: int):
-        self.players = players
-        self.name = GAME if players == 2 else f"{GAME}-{players}"
+        super().__init__(players)
         self.title = f"OMEGA: the ritual, {players} players"
         self.options = (
             Option("first_player", "the seat that takes the first turn", 0, tuple(range(players))),
@@ -50,44 +56,10 @@ class OmegaGame(Game):
                    DEFAULT_MAX_TURNS),
         )
 
-    @property
-    def family(self) -> str:
-        return GAME
-
-    def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
-
     def config(self, **options: Any) -> Config:
         self.check_options(options)
         return Config(players=self.players, first_player=options.get("first_player", 0),
                       max_turns=options.get("max_turns", DEFAULT_MAX_TURNS))
-
-    def owns(self, config: Any) -> bool:
-        return isinstance(config, Config) and config.players == self.players
-
-    def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: CardSet | None = None,
-                          config: Any = None) -> Any:
-        if engine not in self.engines:
-            raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(self.engines)})")
-        if engine == "core":
-            from omen_search._omega_core import CoreState
-
-            return CoreState.new(seed, cards, self.checked_config(config))
-        return OmegaState.new(seed, cards, self.checked_config(config))
-
-    def to_core(self, state: Any) -> Any:
-        """The core state of a reference state: every zone, the step queue and the generator copied,
-        so it has the same future (a position arranged by hand included)."""
-        if hasattr(state, "game_handle"):
-            return state
-        if not isinstance(state, OmegaState):
-            raise UsageError(f"search: {self.name} has no core copy of a {type(state).__name__}")
-        from omen_search._omega_core import CoreState
-
-        return CoreState.from_state(state)
-
-    def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
-        return state_from_observation(observation, cards or default_cards(), root)
 
     def adapter(self, cards: Any = None) -> Any:
         from omen_search.games.omega.adapter import OmegaAdapter
@@ -95,21 +67,6 @@ class OmegaGame(Game):
         return OmegaAdapter(self, cards if cards is not None else default_cards())
 
     # -- cards
-
-    def default_cards(self) -> CardSet:
-        return default_cards()
-
-    def load_cards(self, path: str | Path | None = None) -> CardSet:
-        return default_cards() if path is None else load_cards(path)
-
-    def describe_cards(self, cards: CardSet | None) -> str:
-        return render.describe_cards(cards or default_cards())
-
-    def cards_json(self, cards: CardSet | None) -> dict[str, Any]:
-        return render.cards_json(cards or default_cards())
-
-    def cards_table(self, cards: CardSet | None) -> str:
-        return render.cards_table(cards or default_cards())
 
     def card_names(self, cards: CardSet | None) -> tuple[str, ...]:
         cards = cards or default_cards()
@@ -149,37 +106,19 @@ class OmegaGame(Game):
 
     # -- records
 
-    def game_of_document(self, data: Any, root: str, cards: Any = None) -> Game:
-        """The member of the family a document's ``config.players`` names."""
-        r = JsonReader(root)
-        config = r.obj(r.get(r.obj(data, root), "config", root, {}), f"{root}.config")
-        players = r.choice(r.get(config, "players", f"{root}.config", self.players), f"{root}.config.players",
-                           PLAYER_COUNTS)
-        return get_game(GAME if players == 2 else f"{GAME}-{players}")
-
     def record_header(self, state: Any) -> dict[str, Any]:
         c = state.config
         return {"cards": {"name": state.cards.name, "sha256": state.cards.sha256},
                 "config": {"players": c.players, "first_player": c.first_player, "max_turns": c.max_turns}}
 
     def read_record_header(self, record: dict[str, Any], cards: Any) -> Config:
-        r = JsonReader("record")
-        meta = r.obj(r.get(record, "cards", "record"), "record.cards")
-        if meta.get("sha256") != cards.sha256:
-            raise RecordError(f"record.cards: played with card set {shown(meta.get('name'))}, not {cards.name!r}; "
-                              "pass its --cards file")
-        config = r.obj(r.get(record, "config", "record"), "record.config")
-        players = r.choice(r.get(config, "players", "record.config"), "record.config.players", PLAYER_COUNTS)
-        if players != self.players:
-            raise RecordError(f"record.config.players: a game of {players} players, not {self.players}")
+        r, config = self.record_config(record, cards)
+        players = self.players
         return Config(players=players,
                       first_player=r.integer(r.get(config, "first_player", "record.config", 0),
                                              "record.config.first_player", 0, players - 1),
                       max_turns=r.integer(r.get(config, "max_turns", "record.config", DEFAULT_MAX_TURNS),
                                           "record.config.max_turns", 1, MAX_TURNS))
-
-    def record_totals(self, state: Any) -> dict[str, Any]:
-        return {"turns": state.turns}
 
     # -- for people
 
@@ -189,18 +128,6 @@ class OmegaGame(Game):
         board = render.describe_observation(state.observation(0), you=False)  # and every Pyramid:
         return board + "\n    pyramids: " + "; ".join(
             f"seat {p} {render.describe_runes(state.pyramid[p])}" for p in range(state.n))
-
-    def describe_observation(self, observation: dict[str, Any], cards: Any = None) -> str:
-        return render.describe_observation(observation)
-
-    def turn_header(self, state: Any) -> str | None:
-        return render.turn_header(state)
-
-    def describe_result(self, state: Any) -> str:
-        return render.describe_result(state)
-
-    def decision_name(self, state: Any) -> str:
-        return state.todo[0][0] if state.todo else state.phase
 
     # -- for a user interface
 

@@ -6,12 +6,11 @@ player count, as OMEGA's (a count is a constant of a game, as its core has one C
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from omen_search.documents import JsonReader
 from omen_search.errors import RecordError, UsageError, shown
-from omen_search.game import Game, Option, get_game, register
+from omen_search.counted_game import CountedGame
+from omen_search.game import Option, register
 from omen_search.games.omnia import render
 from omen_search.games.omnia.cards import CardSet, default_cards, load_cards
 from omen_search.games.omnia.heuristic import evaluate
@@ -38,15 +37,23 @@ def _flavors(text: Any, field: str) -> tuple[str, ...]:
     return tuple(f.strip() for f in text.split(","))
 
 
-class OmniaGame(Game):
+class OmniaGame(CountedGame):
     """``omnia`` / ``omnia-3`` / ``omnia-4`` (``docs/rules/omnia.md``)."""
 
-    engines = ("core", "reference")
+    GAME = GAME
+    PLAYER_COUNTS = PLAYER_COUNTS
+    MOVE = Move
+    CONFIG = Config
+    REFERENCE = OmniaState
+    CORE = "omen_search._omnia_core"
+    RENDER: ClassVar[Any] = render
+    DEFAULT_CARDS = staticmethod(default_cards)
+    LOAD_CARDS = staticmethod(load_cards)
+    READ_OBSERVATION = staticmethod(state_from_observation)
     score_unit = "point"  # prestige plus life (N-score-2)
 
     def __init__(self, players: int):
-        self.players = players
-        self.name = GAME if players == 2 else f"{GAME}-{players}"
+        super().__init__(players)
         self.title = f"OMNIA, {players} players"
         seed_flavors = ",".join(default_flavors(players, tuple(f.name for f in default_cards().flavors)))
         self.options = (
@@ -59,13 +66,6 @@ class OmniaGame(Game):
                    DEFAULT_MAX_TURNS),
         )
 
-    @property
-    def family(self) -> str:
-        return GAME
-
-    def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
-
     def config(self, **options: Any) -> Config:
         self.check_options(options)
         flavors = options.get("flavors")
@@ -76,54 +76,12 @@ class OmniaGame(Game):
                       first_player=0 if rotate and first is None else first,
                       max_turns=options.get("max_turns", DEFAULT_MAX_TURNS), rotate=rotate)
 
-    def owns(self, config: Any) -> bool:
-        return isinstance(config, Config) and config.players == self.players
-
-    def new_initial_state(self, seed: int = 0, *, engine: str = "core", cards: CardSet | None = None,
-                          config: Any = None) -> Any:
-        if engine not in self.engines:
-            raise UsageError(f"engine: unknown engine {engine!r} (expected one of {', '.join(self.engines)})")
-        if engine == "core":
-            from omen_search._omnia_core import CoreState
-
-            return CoreState.new(seed, cards, self.checked_config(config))
-        return OmniaState.new(seed, cards, self.checked_config(config))
-
-    def to_core(self, state: Any) -> Any:
-        """The core state of a reference state: every zone, the Flow, the step queue and the
-        generator copied, so it has the same future (a position arranged by hand included)."""
-        if hasattr(state, "game_handle"):
-            return state
-        if not isinstance(state, OmniaState):
-            raise UsageError(f"search: {self.name} has no core copy of a {type(state).__name__}")
-        from omen_search._omnia_core import CoreState
-
-        return CoreState.from_state(state)
-
-    def from_observation(self, observation: Any, cards: Any = None, root: str = "observation") -> tuple[Any, int]:
-        return state_from_observation(observation, cards or default_cards(), root)
-
     def adapter(self, cards: Any = None) -> Any:
         from omen_search.games.omnia.adapter import OmniaAdapter
 
         return OmniaAdapter(self, cards if cards is not None else default_cards())
 
     # -- cards
-
-    def default_cards(self) -> CardSet:
-        return default_cards()
-
-    def load_cards(self, path: str | Path | None = None) -> CardSet:
-        return default_cards() if path is None else load_cards(path)
-
-    def describe_cards(self, cards: CardSet | None) -> str:
-        return render.describe_cards(cards or default_cards())
-
-    def cards_json(self, cards: CardSet | None) -> dict[str, Any]:
-        return render.cards_json(cards or default_cards())
-
-    def cards_table(self, cards: CardSet | None) -> str:
-        return render.cards_table(cards or default_cards())
 
     def card_names(self, cards: CardSet | None) -> tuple[str, ...]:
         return tuple(c.name for c in (cards or default_cards()).cards)
@@ -136,14 +94,6 @@ class OmniaGame(Game):
 
     # -- records
 
-    def game_of_document(self, data: Any, root: str, cards: Any = None) -> Game:
-        """The member of the family a document's ``config.players`` names."""
-        r = JsonReader(root)
-        config = r.obj(r.get(r.obj(data, root), "config", root, {}), f"{root}.config")
-        players = r.choice(r.get(config, "players", f"{root}.config", self.players), f"{root}.config.players",
-                           PLAYER_COUNTS)
-        return get_game(GAME if players == 2 else f"{GAME}-{players}")
-
     def record_header(self, state: Any) -> dict[str, Any]:
         c = state.config
         return {"cards": {"name": state.cards.name, "sha256": state.cards.sha256},
@@ -151,15 +101,8 @@ class OmniaGame(Game):
                            "first_player": c.first_player, "max_turns": c.max_turns}}
 
     def read_record_header(self, record: dict[str, Any], cards: Any) -> Config:
-        r = JsonReader("record")
-        meta = r.obj(r.get(record, "cards", "record"), "record.cards")
-        if meta.get("sha256") != cards.sha256:
-            raise RecordError(f"record.cards: played with card set {shown(meta.get('name'))}, not {cards.name!r}; "
-                              "pass its --cards file")
-        config = r.obj(r.get(record, "config", "record"), "record.config")
-        players = r.choice(r.get(config, "players", "record.config"), "record.config.players", PLAYER_COUNTS)
-        if players != self.players:
-            raise RecordError(f"record.config.players: a game of {players} players, not {self.players}")
+        r, config = self.record_config(record, cards)
+        players = self.players
         flavors = r.get(config, "flavors", "record.config", [])
         if not isinstance(flavors, list) or not all(isinstance(f, str) for f in flavors):
             raise RecordError(f"record.config.flavors: a list of flavor names, got {shown(flavors)}")
@@ -172,9 +115,6 @@ class OmniaGame(Game):
                                               "record.config.max_turns", 1, MAX_TURNS))
         except UsageError as exc:
             raise RecordError(f"record.config: {exc}") from None
-
-    def record_totals(self, state: Any) -> dict[str, Any]:
-        return {"turns": state.turns}
 
     # -- matches and balance
 
@@ -233,19 +173,6 @@ class OmniaGame(Game):
         board = render.describe_observation(state.observation(0), you=False)  # and every hand:
         return board + "\n    hands: " + "; ".join(
             f"seat {p} {', '.join(state.name(c) for c in state.hand[p]) or '-'}" for p in range(state.n))
-
-    def describe_observation(self, observation: dict[str, Any], cards: Any = None) -> str:
-        return render.describe_observation(observation)
-
-    def turn_header(self, state: Any) -> str | None:
-        return render.turn_header(state)
-
-    def describe_result(self, state: Any) -> str:
-        return render.describe_result(state)
-
-    def decision_name(self, state: Any) -> str:
-        return state.todo[0][0] if state.todo else state.phase
-
 
 
 OMNIA_GAMES = tuple(register(OmniaGame(players)) for players in PLAYER_COUNTS)

@@ -67,7 +67,7 @@ row time1-mast-reuse-ismcts 400 ismcts:seconds=1,rollout=mast,reuse=1 ismcts:sec
 row mast1000-ismcts1000 400 ismcts:iterations=1000,rollout=mast ismcts:iterations=1000
 # OMNIA (issue 19, point 8): ISMCTS against random and against the greedy deck builder, two players
 row omnia-ismcts2000-random 100 ismcts:iterations=2000 random --game omnia
-row omnia-ismcts2000-greedy 100 ismcts:iterations=2000 greedy --game omnia
+row omnia-ismcts2000-greedy 400 ismcts:iterations=2000 greedy --game omnia
 # OMNIA, four players: ISMCTS against three random and three greedy bots, rotated through the seats
 # (the default flavors, one each; the first player drawn from each deal, N-setup-4)
 row omnia4-ismcts2000-random 96 ismcts:iterations=2000 random random random --game omnia-4

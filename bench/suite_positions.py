@@ -72,6 +72,11 @@ def decisions(game_name: str, games: int, per_game: int, options: dict[str, Any]
             yield item["id"], item["source"], item["observation"]
 
 
+def same_budget(reference: dict[str, Any], budget: dict[str, Any]) -> bool:
+    """Whether a line's reference was searched with ``budget`` (its seed aside)."""
+    return {k: reference.get(k) for k in budget} == budget
+
+
 def kept_lines(path: Path, reference: dict[str, Any]) -> dict[str, str]:
     """The lines of an earlier run with the same budget, by id (a cut last line is dropped)."""
     kept = {}
@@ -81,7 +86,7 @@ def kept_lines(path: Path, reference: dict[str, Any]) -> dict[str, str]:
                 doc = json.loads(line)
             except ValueError:
                 continue
-            if doc.get("format") == SUITE_FORMAT and {k: doc["reference"].get(k) for k in reference} == reference:
+            if doc.get("format") == SUITE_FORMAT and same_budget(doc["reference"], reference):
                 kept[doc["id"]] = line
     return kept
 
@@ -92,7 +97,7 @@ def deepen(path: Path, budget: dict[str, Any], gap: float) -> None:
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     positions = load_suite(path, check_moves=False)
     todo = [i for i, p in enumerate(positions)
-            if p.gap > gap and {k: p.reference.get(k) for k in budget} != budget]
+            if p.gap > gap and not same_budget(p.reference, budget)]
     print(f"{path}: {len(todo)} of {len(positions)} positions to value again", file=sys.stderr)
     for n, i in enumerate(todo, 1):
         old, started = positions[i], time.perf_counter()

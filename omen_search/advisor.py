@@ -32,10 +32,10 @@ from typing import Any, Literal
 from omen_search.errors import FormatError, UsageError
 from omen_search.game import Game, game_of, named_game
 from omen_search.jsonio import parse_json
-from omen_search.limits import ITERATIONS, WORKERS, check_int
+from omen_search.limits import ITERATIONS, check_int
 from omen_search.records import RECORD_FORMAT, record_game, replay
 from omen_search.rng import MASK64, Rng
-from omen_search.search import ROLLOUTS, DEFAULT_MAX_NODES, Limit, MoveStats, Rollout, new_searches, root_result
+from omen_search.search import DEFAULT_MAX_NODES, Limit, MoveStats, Rollout, check_options, new_searches, root_result
 from omen_search.stats import batch_interval
 
 Algorithm = Literal["ismcts", "ismcts-mo"]
@@ -189,11 +189,7 @@ class Advisor:
             raise UsageError(f"algorithm: unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
             raise UsageError(f"seed: must be an integer from 0 to 2**64-1, got {seed!r}")
-        check_int(workers, "workers", WORKERS)
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not (math.isfinite(c) and c >= 0):
-            raise UsageError(f"c: must be a non-negative number, got {c!r}")
-        if rollout not in ROLLOUTS:
-            raise UsageError(f"rollout: must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        check_options(c, workers, rollout)
         self.rollout = rollout
         self.limit, self.algorithm, self.seed, self.workers, self.c = limit, algorithm, seed, workers, float(c)
         self.cards, self.game = cards, game
@@ -254,8 +250,8 @@ class Advisor:
 
     def _search(self, searches: list[Any], total: int | None, started: float, game: Game, core: Any, pov: int,
                 rng: Rng, on_progress: Callable[[Advice], bool | None] | None, report_every: float) -> None:
-        """Run the searches to ``total`` iterations in all (None: to the time budget) in slices of at most SLICE seconds (so that a stop is never
-        lost for long, and progress can be reported), ``workers`` at a time, each search getting an
+        """Run the searches to ``total`` iterations in all (None: to the time budget) in slices of at
+        most SLICE seconds (so that a stop is never lost for long, and progress can be reported), ``workers`` at a time, each search getting an
         equal share of a slice. Each search has its own share of an iteration budget, so the result
         does not depend on how the time was sliced."""
         targets = ([total // len(searches) + (i < total % len(searches)) for i in range(len(searches))]
@@ -361,7 +357,11 @@ def separated(moves: list[MoveAdvice], legal: int) -> bool:
         return True
     if len(moves) < 2 or not (moves[0].visits and moves[1].visits):
         return False
-    first, second = moves[0], moves[1]
+    return _apart(moves[0], moves[1])
+
+
+def _apart(first: MoveAdvice, second: MoveAdvice) -> bool:
+    """Whether two moves' 95% intervals do not overlap."""
     return first.win_prob_low > second.win_prob_high or second.win_prob_low > first.win_prob_high
 
 
@@ -372,9 +372,8 @@ def settled(moves: tuple[MoveAdvice, ...] | list[MoveAdvice]) -> bool:
     if len(moves) < 2 or not (moves[0].visits and moves[1].visits):
         return len(moves) == 1
     first, second = moves[0], moves[1]
-    apart = first.win_prob_low > second.win_prob_high or second.win_prob_low > first.win_prob_high
     worst = max(first.win_prob_high, second.win_prob_high) - min(first.win_prob_low, second.win_prob_low)
-    return apart or worst < 0.01
+    return _apart(first, second) or worst < 0.01
 
 
 def _line(game: Game, core: Any, pov: int, stats: MoveStats, rng: Rng, tries: int = 16) -> tuple[PvStep, ...]:

@@ -445,12 +445,6 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def _limit(args: argparse.Namespace, default_iterations: int) -> Limit:
-    if args.iterations is None and args.seconds is None:
-        return Limit(iterations=default_iterations)
-    return Limit(iterations=args.iterations, seconds=args.seconds)
-
-
 def _advice_budget(args: argparse.Namespace) -> tuple[Limit | None, int | None]:
     """The advisor's budget from ``--iterations``/``--seconds``/``--settle``: none of them is the
     default advice (adaptive); a budget given is searched as given, settling only with ``--settle``."""
@@ -610,7 +604,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
                          f"not {advised}")
     others = {seat: make_bot(args.opponent, bot_seed(args.seed, seat), game)
               for seat in game.deciding_seats if seat != advised}
-    advisor = Advisor(None if args.iterations is None else Limit(iterations=args.iterations), seed=args.seed, game=game)
+    limit = None if args.iterations is None else Limit(iterations=args.iterations)  # None: the default advice
+    advisor = Advisor(limit, seed=args.seed, game=game)
     state = game.new_initial_state(args.seed)
     rest = " and ".join(f"seat {seat}" for seat in others) or "no other seat"
     budget = f"{advisor.limit.iterations} iterations a move" + (
@@ -795,7 +790,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "search; docs/formats.md) against the reference best: top-1 agreement, mean and "
                                    "95th-percentile regret (win-% points the chosen move loses), top-1 agreement "
                                    "where the best move is known to be more than 1 point ahead of the second (its lead "
-                                   "less the reference runs' spread), and time per position. bench/suite_positions.py regenerates the suite.")
+                                   "less the reference runs' spread), and time per position. "
+                                   "bench/suite_positions.py regenerates the suite.")
     p.add_argument("--game", choices=[g.name for g in all_games()], help="only this game's suite (default: every file)")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--iterations", type=_iterations,

@@ -148,7 +148,7 @@ def ismcts(
 def check_options(c: float, workers: int, rollout: str) -> None:
     """Raise :class:`UsageError` naming a bad exploration constant, worker count or rollout."""
     check_int(workers, "workers", WORKERS)
-    if not (isinstance(c, (int, float)) and c >= 0 and math.isfinite(c)):
+    if isinstance(c, bool) or not (isinstance(c, (int, float)) and c >= 0 and math.isfinite(c)):
         raise UsageError(f"c: must be a non-negative number, got {c!r}")
     if rollout not in ROLLOUTS:
         raise UsageError(f"rollout: must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")

@@ -296,12 +296,11 @@ def run_suite(positions: Iterable[SuitePosition], limits: list[Limit | None], se
     results = []
     for limit in limits:
         regrets, agrees, separated, seconds, iterations = [], [], [], [], []
-        name = ""
+        chosen = Advisor(limit, settle=settle)  # the budget as the advisor reads it: None is the default
+        name = budget_name(chosen.limit) + (f" to {chosen.settle}" if chosen.settle else "")
         for position in positions:
-            advisor = Advisor(limit, seed=seed, workers=workers, game=get_game(position.game), rollout=rollout,
-                              settle=settle)
-            name = budget_name(advisor.limit) + (f" to {advisor.settle}" if advisor.settle else "")
-            advice = advisor.advise(position.observation)
+            advice = Advisor(chosen.limit, seed=seed, workers=workers, game=get_game(position.game), rollout=rollout,
+                             settle=chosen.settle).advise(position.observation)
             regrets.append(position.regret(str(advice.best.move)))
             agrees.append(regrets[-1] == 0)  # a move tied with the best (the same value) is a best move too
             separated.append(position.separated)
@@ -324,8 +323,9 @@ def references(positions: list[SuitePosition]) -> list[dict[str, Any]]:
 def describe_references(positions: list[SuitePosition]) -> str:
     """``4 runs of 25000 iterations`` for each reference budget of the suite, with its count if several."""
     refs = references(positions)
-    return "; ".join(f"{r['searches']} runs of {r['iterations']} iterations"
-                     + (f" for {r['positions']} position{'s' if r['positions'] != 1 else ''}" if len(refs) > 1 else "") for r in refs)
+    counts = [f" for {r['positions']} position{'s' if r['positions'] != 1 else ''}" if len(refs) > 1 else ""
+              for r in refs]
+    return "; ".join(f"{r['searches']} runs of {r['iterations']} iterations{n}" for r, n in zip(refs, counts))
 
 
 def describe_results(results: list[BudgetResult]) -> str:

@@ -1,12 +1,15 @@
 """The review's calibration (docs/analysis.md): the mean game accuracy of five bots beside their Elo.
 
-Usage: python3 bench/review_calibration.py [--games K] [--iterations N] [--workers W] [--seed S] [--table | --compare]
+Usage: python3 bench/review_calibration.py [--games K] [--iterations N] [--settle M] [--workers W] [--seed S]
+                                          [--table | --compare]
 
 Each bot's games are records in ``bench/review/BOT/`` written by
 ``omen-search match BOT greedy --games 40 --seed 21 --records BOT --out BOT.jsonl`` (run in
 ``bench/review/``; the ``.jsonl`` says which seat the bot had in each game). Every game's review of
-the bot's seat (``analyze_game`` with N iterations per decision, seed S) is one JSON line of
-``bench/review/accuracy-N.jsonl`` (``accuracy-N-seedS.jsonl`` for a seed S other than 0); a re-run analyses only the games missing. ``--table`` prints the
+the bot's seat (``analyze_game`` with N iterations per decision, settling up to M, seed S; by
+default the review's default budget) is one JSON line of ``bench/review/accuracy-N-to-M.jsonl``
+(``accuracy-N.jsonl`` without settling, ``-seedS`` added for a seed S other than 0); a re-run
+analyses only the games missing. ``--table`` prints the
 table from that file without analysing anything: each bot's mean game accuracy with a Student-t 95%
 interval, beside its Elo from the round robin (bench/round_robin.py); ``--compare`` the same means
 under the measures the chosen one was weighed against (docs/analysis.md).
@@ -23,7 +26,8 @@ from dataclasses import astuple
 import sys
 from pathlib import Path
 
-from omen_search.analysis import LABELS, Decision, Estimate, GameReview, analyze_game, label_of, points_lost
+from omen_search.analysis import (DEFAULT_ITERATIONS, DEFAULT_SETTLE, LABELS, Decision, Estimate, GameReview,
+                                  analyze_game, label_of, points_lost)
 from omen_search.records import load_record
 from omen_search.search import Limit
 from omen_search.stats import t95
@@ -41,14 +45,16 @@ def seats(folder: str) -> dict[int, int]:
     return {line["index"]: line["a_seat"] for line in lines}
 
 
-def results(iterations: int, seed: int) -> Path:
-    """The file of the reviews at ``iterations`` with the search ``seed``."""
-    return HERE / (f"accuracy-{iterations}.jsonl" if seed == 0 else f"accuracy-{iterations}-seed{seed}.jsonl")
+def results(iterations: int, settle: int | None, seed: int) -> Path:
+    """The file of the reviews at ``iterations`` (settling up to ``settle``) with the search ``seed``."""
+    return HERE / (f"accuracy-{iterations}" + (f"-to-{settle}" if settle else "")
+                   + (f"-seed{seed}" if seed else "") + ".jsonl")
 
 
-def analyse(games: int, iterations: int, workers: int, seed: int = 0, more: dict[str, int] | None = None) -> None:
+def analyse(games: int, iterations: int, settle: int | None, workers: int, seed: int = 0,
+            more: dict[str, int] | None = None) -> None:
     """Review every bot's first ``games`` games (``more[bot]`` games for the bots named there)."""
-    out = results(iterations, seed)
+    out = results(iterations, settle, seed)
     done = set()
     if out.exists():
         done = {(d["bot"], d["game"]) for d in map(json.loads, out.read_text().splitlines())}
@@ -60,7 +66,8 @@ def analyse(games: int, iterations: int, workers: int, seed: int = 0, more: dict
                 continue
             record = load_record(str(HERE / folder / f"game-{index:06d}.json"))
             seat = seat_of[bot][index]
-            review = analyze_game(record, seat, Limit(iterations=iterations), workers=workers, seed=seed)
+            review = analyze_game(record, seat, Limit(iterations=iterations), workers=workers, seed=seed,
+                                  settle=settle)
             line = {"bot": bot, "game": index, "seat": seat, "seconds": round(review.elapsed, 1),
                     "decisions": [[d.ply, str(d.played), str(d.best), [round(x, 6) for x in astuple(d.before)],
                                    [round(x, 6) for x in astuple(d.after)], round(d.mean, 6)]
@@ -77,10 +84,10 @@ def mean_interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def reviews(iterations: int, seed: int) -> dict[str, list[GameReview]]:
-    """Bot -> its games' reviews, rebuilt from ``accuracy-N.jsonl`` (so the measures are the library's)."""
+def reviews(iterations: int, settle: int | None, seed: int) -> dict[str, list[GameReview]]:
+    """Bot -> its games' reviews, rebuilt from the results file (so the measures are the library's)."""
     out: dict[str, list[GameReview]] = {bot: [] for bot in FOLDERS}
-    for text in results(iterations, seed).read_text().splitlines():
+    for text in results(iterations, settle, seed).read_text().splitlines():
         line = json.loads(text)
         decisions = []
         for ply, played, best, before, after, mean in line["decisions"]:
@@ -90,11 +97,11 @@ def reviews(iterations: int, seed: int) -> dict[str, list[GameReview]]:
     return out
 
 
-def table(iterations: int, seed: int) -> None:
+def table(iterations: int, settle: int | None, seed: int) -> None:
     elo = fit_elo()
     print("| bot | games | accuracy % (95%) | labels per game (inaccuracies/mistakes/blunders) | Elo (95%) |")
     print("| --- | ---: | --- | --- | --- |")
-    by_bot = reviews(iterations, seed)
+    by_bot = reviews(iterations, settle, seed)
     for bot in BOTS:
         games = by_bot[bot]
         mean, low, high = mean_interval([g.accuracy for g in games])
@@ -117,7 +124,7 @@ def share(g: GameReview, loss: Callable[[Decision], float]) -> float:
     return 100.0 if g.stake <= 0 else 100 * kept / g.stake
 
 
-def compare(iterations: int, seed: int) -> None:
+def compare(iterations: int, settle: int | None, seed: int) -> None:
     """The mean game accuracy of each bot under the measures weighed against the one chosen."""
     measures: dict[str, Callable[[GameReview], float]] = {
         "lichess (before)": lambda g: (statistics.fmean(v := [lichess(d) for d in g.decisions])
@@ -128,7 +135,7 @@ def compare(iterations: int, seed: int) -> None:
             [d.accuracy for d in g.decisions] or [100.0]),
         "share, loss less one standard error (chosen)": lambda g: g.accuracy,
     }
-    by_bot = reviews(iterations, seed)
+    by_bot = reviews(iterations, settle, seed)
     print("| measure | " + " | ".join(f"`{bot}`" for bot in BOTS) + " |")
     print("| --- | " + " | ".join("---" for _ in BOTS) + " |")
     for name, measure in measures.items():
@@ -139,18 +146,19 @@ def compare(iterations: int, seed: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--iterations", type=int, default=4000)
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--settle", type=int, default=DEFAULT_SETTLE, help="0: a fixed budget")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0, help="the review's search seed (another: another file)")
     parser.add_argument("--table", action="store_true", help="print the table only")
     parser.add_argument("--compare", action="store_true", help="print the measures weighed against the chosen one")
     args = parser.parse_args()
     if not (args.table or args.compare):
-        analyse(args.games, args.iterations, args.workers, args.seed)
+        analyse(args.games, args.iterations, args.settle or None, args.workers, args.seed)
     if args.compare:
-        compare(args.iterations, args.seed)
+        compare(args.iterations, args.settle or None, args.seed)
     else:
-        table(args.iterations, args.seed)
+        table(args.iterations, args.settle or None, args.seed)
 
 
 if __name__ == "__main__":

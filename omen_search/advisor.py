@@ -151,6 +151,23 @@ def describe_advice(advice: Advice, top: int | None = None, indent: str = "") ->
     return "\n".join(lines)
 
 
+def budget(limit: Limit | None, settle: int | None) -> tuple[Limit, int | None]:
+    """A search budget checked: ``limit`` None is the default advice, :data:`DEFAULT_ITERATIONS`
+    settling up to :data:`DEFAULT_SETTLE` (or ``settle``); ``settle`` goes with an iteration budget
+    and is at least it. Raises :class:`UsageError` for a bad one."""
+    if limit is None:  # the default advice: adaptive
+        limit, settle = Limit(iterations=DEFAULT_ITERATIONS), DEFAULT_SETTLE if settle is None else settle
+    if not isinstance(limit, Limit):
+        raise UsageError(f"limit: must be a Limit, got {limit!r}")
+    if settle is not None:
+        check_int(settle, "settle", ITERATIONS)
+        if limit.iterations is None or limit.seconds is not None:
+            raise UsageError("settle: goes with an iteration budget, not with a time budget")
+        if settle < limit.iterations:
+            raise UsageError(f"settle: at least the budget's {limit.iterations} iterations, got {settle}")
+    return limit, settle
+
+
 class Advisor:
     """Ranks the moves of the player to move, from that player's observation.
 
@@ -174,16 +191,7 @@ class Advisor:
     def __init__(self, limit: Limit | None = None, algorithm: Algorithm = "ismcts",
                  seed: int = 0, workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None,
                  rollout: Rollout = "random", settle: int | None = None):
-        if limit is None:  # the default advice: adaptive
-            limit, settle = Limit(iterations=DEFAULT_ITERATIONS), DEFAULT_SETTLE if settle is None else settle
-        if not isinstance(limit, Limit):
-            raise UsageError(f"limit: must be a Limit, got {limit!r}")
-        if settle is not None:
-            check_int(settle, "settle", ITERATIONS)
-            if limit.iterations is None or limit.seconds is not None:
-                raise UsageError("settle: goes with an iteration budget, not with a time budget")
-            if settle < limit.iterations:
-                raise UsageError(f"settle: at least the budget's {limit.iterations} iterations, got {settle}")
+        limit, settle = budget(limit, settle)
         self.settle = settle
         if algorithm not in ALGORITHMS:
             raise UsageError(f"algorithm: unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
@@ -357,12 +365,16 @@ def separated(moves: list[MoveAdvice], legal: int) -> bool:
         return True
     if len(moves) < 2 or not (moves[0].visits and moves[1].visits):
         return False
-    return _apart(moves[0], moves[1])
+    return _apart(_interval(moves[0]), _interval(moves[1]))
 
 
-def _apart(first: MoveAdvice, second: MoveAdvice) -> bool:
-    """Whether two moves' 95% intervals do not overlap."""
-    return first.win_prob_low > second.win_prob_high or second.win_prob_low > first.win_prob_high
+def _interval(move: MoveAdvice) -> tuple[float, float]:
+    return move.win_prob_low, move.win_prob_high
+
+
+def _apart(first: tuple[float, float], second: tuple[float, float]) -> bool:
+    """Whether two 95% intervals ``(low, high)`` do not overlap."""
+    return first[0] > second[1] or second[0] > first[1]
 
 
 def settled(moves: tuple[MoveAdvice, ...] | list[MoveAdvice]) -> bool:
@@ -371,8 +383,12 @@ def settled(moves: tuple[MoveAdvice, ...] | list[MoveAdvice]) -> bool:
     than a point, that choosing either loses under a point of win %."""
     if len(moves) < 2 or not (moves[0].visits and moves[1].visits):
         return len(moves) == 1
-    first, second = moves[0], moves[1]
-    worst = max(first.win_prob_high, second.win_prob_high) - min(first.win_prob_low, second.win_prob_low)
+    return intervals_settled(_interval(moves[0]), _interval(moves[1]))
+
+
+def intervals_settled(first: tuple[float, float], second: tuple[float, float]) -> bool:
+    """:func:`settled` for the 95% intervals ``(low, high)`` of the two most visited moves."""
+    worst = max(first[1], second[1]) - min(first[0], second[0])
     return _apart(first, second) or worst < 0.01
 
 

@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from omen_search.advisor import BATCHES
+from omen_search.advisor import BATCHES, DEFAULT_ITERATIONS, DEFAULT_SETTLE, budget, intervals_settled
 from omen_search.errors import OmenError, UsageError
 from omen_search.game import Game
 from omen_search.limits import WORKERS, check_int
@@ -56,7 +56,6 @@ from omen_search.table import is_table_record, load_table
 
 THRESHOLDS = (5.0, 10.0, 15.0)  # points of win % lost beyond the search error: inaccuracy, mistake, blunder
 LABELS = ("inaccuracy", "mistake", "blunder")
-DEFAULT_ITERATIONS = 4000
 TOP = 3  # the best moves a decision keeps, for a page that shows the alternatives
 C = 0.7  # the searches' UCB exploration constant (the advisor's and the search's default)
 
@@ -148,6 +147,15 @@ class GameReview:
     elapsed: float
     cards: Any = None  # the card set of the game (None: the built-in set)
     game: Game | None = None  # the game reviewed (None: the record's)
+    settle: int | None = None  # the searches went on up to this many iterations until settled
+    searched: float = 0.0  # the mean iterations of a decision's search
+
+    @property
+    def budget(self) -> str:
+        """The search budget in words, e.g. ``30000 iterations a decision, settling up to 120000 (52310 on average)``."""
+        if not self.settle:
+            return f"{self.iterations} iterations a decision"
+        return f"{self.iterations} iterations a decision, settling up to {self.settle} ({self.searched:.0f} on average)"
 
     @property
     def stake(self) -> float:
@@ -168,7 +176,8 @@ class GameReview:
         """The JSON form (``omen-search analyze --json``)."""
         return {
             "player": self.player, "accuracy": round(self.accuracy, 2), "stake": round(self.stake, 3),
-            "iterations": self.iterations, "elapsed": round(self.elapsed, 2),
+            "iterations": self.iterations, "settle": self.settle, "mean_iterations": round(self.searched),
+            "elapsed": round(self.elapsed, 2),
             "decisions": [{
                 "ply": d.ply, "played": str(d.played), "best": str(d.best),
                 "better": None if d.better is None else str(d.better),
@@ -213,21 +222,35 @@ def label_of(before: Estimate, after: Estimate, thresholds: Sequence[float] = TH
     return label
 
 
-def search_values(core: Any, limit: Limit, seed: int,
-                  root_move: Any = None) -> tuple[SearchResult, dict[Any, Estimate]]:
+def search_values(core: Any, limit: Limit, seed: int, root_move: Any = None,
+                  settle: int | None = None) -> tuple[SearchResult, dict[Any, Estimate]]:
     """Search ``core`` as the advisor does: :data:`BATCHES` independent searches (one after the
     other, each with its share of the budget), their root statistics added up; each searched
     move's value with the interval of :func:`~omen_search.stats.batch_interval`. ``root_move``
-    searches that move alone."""
+    searches that move alone. ``settle`` (with an iteration budget) searches on as the advisor
+    does, the same trees doubling their iterations up to ``settle`` in all, until the best move is
+    settled (:func:`~omen_search.advisor.intervals_settled`); a move searched alone does not settle."""
     only = None if root_move is None else move_id(core, root_move)
+    most = limit.iterations if settle is None or root_move is not None else settle
     # a tree grows by at most a node an iteration: with an iteration budget, no bigger than its share
-    share = None if limit.iterations is None else -(-limit.iterations // BATCHES)
-    nodes = DEFAULT_MAX_NODES if share is None else min(DEFAULT_MAX_NODES, share + 2)
+    nodes = DEFAULT_MAX_NODES if most is None else min(DEFAULT_MAX_NODES, -(-most // BATCHES) + 2)
     searches = new_searches(core, C, False, seed, BATCHES, nodes, only)
-    for search in searches:
-        search.run(share or 0, (limit.seconds or 0.0) / BATCHES)
-    if not any(search.iterations for search in searches):  # a time budget too short: one iteration
-        searches[0].run(1, 0.0)
+    total = limit.iterations
+    while True:
+        share = None if total is None else -(-total // BATCHES)
+        for search in searches:
+            if share is None or share > search.iterations:  # a count of 0 would mean no count at all
+                search.run(0 if share is None else share - search.iterations, (limit.seconds or 0.0) / BATCHES)
+        if not any(search.iterations for search in searches):  # a time budget too short: one iteration
+            searches[0].run(1, 0.0)
+        result, values = _values(core, searches)
+        if total is None or most is None or total >= most or _settled(result, values):
+            return result, values
+        total = min(most, 2 * total)
+
+
+def _values(core: Any, searches: list[Any]) -> tuple[SearchResult, dict[Any, Estimate]]:
+    """The searches' root statistics added up, and each searched move's value with its interval."""
     raws = [search.result(0) for search in searches]
     result = root_result(core, raws)
     ids = dict(zip(core.legal_moves(), core.legal_move_ids()))
@@ -239,6 +262,16 @@ def search_values(core: Any, limit: Limit, seed: int,
             low, high = batch_interval([w for _, w in per], [n for n, _ in per])
             values[m.move] = Estimate(m.win_prob, low, high, m.vp_margin)
     return result, values
+
+
+def _settled(result: SearchResult, values: dict[Any, Estimate]) -> bool:
+    """Whether the two most visited moves are settled (a move not searched cannot be)."""
+    top = [values.get(m.move) for m in result.moves[:2]]
+    if len(top) < 2:
+        return True
+    first, second = top
+    return first is not None and second is not None and intervals_settled((first.low, first.high),
+                                                                           (second.low, second.high))
 
 
 @dataclass
@@ -290,11 +323,11 @@ def _plies(state: Any, moves: Sequence[Any]) -> Iterator[tuple[int, Any, Any]]:
         state.apply(move)
 
 
-def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(iterations=DEFAULT_ITERATIONS),
+def analyze_game(record: dict[str, Any], player: int, limit: Limit | None = None,
                  cards: Any = None, workers: int = 1, seed: int = 0,
                  thresholds: Sequence[float] = THRESHOLDS, progress: bool = False,
                  game: Game | None = None, on_progress: Callable[[int, int], None] | None = None,
-                 stop: threading.Event | None = None) -> GameReview:
+                 stop: threading.Event | None = None, settle: int | None = None) -> GameReview:
     """Review the decisions of seat ``player`` in a finished or unfinished game record (of
     ``game``; by default the game the record names), or in a table record (``omen-table/1``,
     :mod:`omen_search.table`: the user's seat only, each decision numbered by its event).
@@ -304,9 +337,14 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
     their own); setting ``stop`` ends the analysis after the searches running then, raising
     :class:`AnalysisStopped`. Raises :class:`FormatError` or :class:`RecordError` for a bad record
     (:class:`~omen_search.table.TableEventError` for a table record's impossible event) and
-    :class:`UsageError` for a bad option."""
+    :class:`UsageError` for a bad option.
+
+    ``limit`` None is the default budget: :data:`DEFAULT_ITERATIONS` a decision, searching on
+    until the best move is settled up to :data:`DEFAULT_SETTLE` (the advisor's default, whose
+    accuracy ``docs/analysis.md`` calibrates); with a ``limit``, ``settle`` searches on so too."""
     from tqdm import tqdm
 
+    limit, settle = budget(limit, settle)
     table = load_table(record, cards) if is_table_record(record) else None  # checks every event first
     family = table.game if table is not None else game or record_game(record)
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < family.players:
@@ -340,7 +378,8 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
         spot, alone = job
         if stop is not None and stop.is_set():
             return
-        result, values = search_values(spot.core, limit, (seed + spot.ply) & MASK64, spot.played if alone else None)
+        result, values = search_values(spot.core, limit, (seed + spot.ply) & MASK64, spot.played if alone else None,
+                                       settle)
         if alone:
             spot.alone = values[spot.played]
         else:
@@ -391,4 +430,6 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit = Limit(itera
         decisions.append(Decision(spot.ply, spot.played, spot.search.best, before, after,
                                   label_of(before, after, thresholds), spot.observation, ranked, mean,
                                   played.score_unit))
-    return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started, cards, played)
+    searched = statistics.fmean(s.search.iterations for s in spots if s.search) if spots else 0.0
+    return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started, cards, played,
+                      settle, searched)

@@ -17,7 +17,6 @@ from typing import Any, NoReturn
 from omen_search import __version__, limits
 from omen_search.advisor import DEFAULT_ITERATIONS as ADVICE_ITERATIONS
 from omen_search.advisor import DEFAULT_SETTLE as ADVICE_SETTLE
-from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import LABELS, THRESHOLDS
 from omen_search.bots import BOT_KINDS, bot_seed, make_bot, parse_spec, split_players
 from omen_search.errors import OmenError, UsageError
@@ -106,6 +105,10 @@ def _add_rollout(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--rollout", choices=ROLLOUTS, default="random",
                    help="the searches' playouts: uniform random moves, or MAST (docs/strength.md) (default random)")
+    _add_settle(p)
+
+
+def _add_settle(p: argparse.ArgumentParser) -> None:
     p.add_argument("--settle", type=_iterations, metavar="N",
                    help="with an iteration budget: search on, doubling, up to N iterations until the best move is "
                         "told apart from the next or both are within a point (docs/advice.md; the default "
@@ -522,15 +525,16 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         raise UsageError(f"--player: must be a seat of {game.name}, from 0 to {game.players - 1}, got {args.player}")
     if args.html:
         check_output(args.html, "--html")
-    review = analyze_game(record, args.player, Limit(iterations=args.iterations), cards=game.load_cards(args.cards),
-                          workers=args.workers, seed=args.seed, thresholds=args.thresholds, progress=not args.quiet)
+    limit = None if args.iterations is None else Limit(iterations=args.iterations)
+    review = analyze_game(record, args.player, limit, cards=game.load_cards(args.cards), workers=args.workers,
+                          seed=args.seed, thresholds=args.thresholds, progress=not args.quiet, settle=args.settle)
     if args.html:
         write_html(review, args.html, title=f"Omen game review: {args.record}, seat {args.player}")
     if args.json:
         print(json.dumps(review.to_dict()))
         return 0
     print(f"seat {args.player}: accuracy {review.accuracy:.1f}% over {len(review.decisions)} decisions "
-          f"({review.stake:.0f} points of win % at stake; {args.iterations} iterations each, {review.elapsed:.1f} s)")
+          f"({review.stake:.0f} points of win % at stake; {review.budget}, {review.elapsed:.1f} s)")
     shown = [d for d in review.decisions if d.label or args.all]
     width = max([len(str(m)) for d in shown for m in (d.played, d.better or "")] + [6])
     print(f"{'ply':>4}  {'played':{width}}  {'better':{width}}  {'before':>6}  {'after':>6}  {'stake':>5}  "
@@ -765,8 +769,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "record (omen-table/1) saved by the table companion of `serve`")
     p.add_argument("--player", type=int, help="the seat to review (0 first); a table record: its own seat, the default")
     _add_document_game(p, "record")
-    p.add_argument("--iterations", type=_iterations, default=ANALYZE_ITERATIONS,
-                   help=f"search iterations per decision (default {ANALYZE_ITERATIONS})")
+    p.add_argument("--iterations", type=_iterations,
+                   help=f"search iterations per decision (default {ADVICE_ITERATIONS}, searching on until the best "
+                        f"move is settled up to {ADVICE_SETTLE}, as the default advice)")
+    _add_settle(p)
     p.add_argument("--workers", type=_workers, default=1, help="searches side by side (threads) (default 1)")
     p.add_argument("--seed", type=_seed, default=0, help="search seed (default 0)")
     p.add_argument("--thresholds", type=_thresholds, default=THRESHOLDS, metavar="A,B,C",

@@ -110,10 +110,10 @@ def spy_on_searches(monkeypatch) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
     real = analysis.search_values
 
-    def spy(core, limit, seed, root_move=None):
+    def spy(core, limit, seed, root_move=None, settle=None):
         calls.append({"ply": core.ply, "seed": seed, "root_move": root_move, "state": core.clone(),
                       "thread": threading.get_ident()})
-        return real(core, limit, seed, root_move)
+        return real(core, limit, seed, root_move, settle)
 
     monkeypatch.setattr(analysis, "search_values", spy)
     return calls
@@ -477,11 +477,11 @@ def test_workers_search_side_by_side(monkeypatch, greedy_game):
     threads = set()
     real = analysis.search_values
 
-    def spy(core, limit, seed, root_move=None):
+    def spy(core, limit, seed, root_move=None, settle=None):
         threads.add(threading.get_ident())
         if next(count) < 2:
             barrier.wait()
-        return real(core, limit, seed, root_move)
+        return real(core, limit, seed, root_move, settle)
 
     monkeypatch.setattr(analysis, "search_values", spy)
     analyze_game(greedy_game, 0, Limit(iterations=300), seed=0, workers=2)
@@ -584,6 +584,53 @@ def test_the_known_blunder_does_not_depend_on_the_budget_or_seed(blunder_game, i
     d = next(d for d in review.decisions if d.ply == BLUNDER_PLY)
     assert d.label == "blunder" and d.loss >= 30
     assert str(d.best).startswith('play "Rabid Usurper"'), "the Usurper (in whichever city a small search prefers)"
+
+
+# ------------------------------------------------------------------------------ the budget
+
+
+def test_a_settling_search_goes_on_while_the_best_move_is_in_doubt_and_stops_once_it_is_not():
+    core = new_game("core", seed=5)
+    first, values = analysis.search_values(core, Limit(iterations=400), seed=9)
+    assert not analysis._settled(first, values), "the position this test needs: 400 iterations leave it open"
+    result, values = analysis.search_values(core, Limit(iterations=400), seed=9, settle=400 * 2 ** 6)
+    steps = [400 * 2 ** k for k in range(7)]
+    assert result.iterations in steps[1:], "on from 400 by doubling, the same trees"
+    assert result.iterations == steps[-1] or analysis._settled(result, values)
+    if result.iterations > 800:  # every stop before the last was unsettled
+        shorter, values = analysis.search_values(core, Limit(iterations=400), seed=9, settle=result.iterations // 2)
+        assert shorter.iterations == result.iterations // 2 and not analysis._settled(shorter, values)
+    move = first.moves[1].move
+    alone, values = analysis.search_values(core, Limit(iterations=400), seed=9, root_move=move, settle=6400)
+    assert alone.iterations == 400 and list(values) == [move], "a move searched alone does not settle"
+
+
+def test_a_review_reports_the_budget_it_settled_with(greedy_game):
+    fixed = analyze_game(greedy_game, 0, Limit(iterations=200), seed=0)
+    assert fixed.settle is None and fixed.searched == 200 and fixed.budget == "200 iterations a decision"
+    review = analyze_game(greedy_game, 0, Limit(iterations=200), seed=0, settle=1600)
+    assert review.settle == 1600 and 200 <= review.searched <= 1600
+    assert review.budget == f"200 iterations a decision, settling up to 1600 ({review.searched:.0f} on average)"
+    doc = review.to_dict()
+    assert doc["settle"] == 1600 and doc["mean_iterations"] == round(review.searched)
+    for bad, words in ((100, "at least the budget's 200"), (0, "settle"), (True, "settle")):
+        with pytest.raises(UsageError, match=words):
+            analyze_game(greedy_game, 0, Limit(iterations=200), settle=bad)
+    with pytest.raises(UsageError, match="time budget"):
+        analyze_game(greedy_game, 0, Limit(seconds=0.01), settle=400)
+
+
+def test_the_default_review_searches_as_the_default_advice(capsys, monkeypatch, record_file):
+    monkeypatch.setattr("omen_search.advisor.DEFAULT_ITERATIONS", 100)
+    monkeypatch.setattr("omen_search.advisor.DEFAULT_SETTLE", 400)
+    status, out, err = run(capsys, "analyze", str(record_file), "--player", "0", "--quiet")
+    assert status == 0, err
+    assert re.search(r"; 100 iterations a decision, settling up to 400 \(\d+ on average\), ", out), out
+    status, out, err = run(capsys, "analyze", str(record_file), "--player", "0", "--quiet", "--iterations", "150")
+    assert status == 0 and "; 150 iterations a decision, " in out, "a budget given is searched as given"
+    status, out, err = run(capsys, "analyze", str(record_file), "--player", "0", "--quiet", "--iterations", "150",
+                           "--settle", "100")
+    assert_one_line_error(status, out, err, "settle", "at least the budget's 150")
 
 
 # ------------------------------------------------------------------------------ API errors

@@ -266,11 +266,13 @@ def wait_for_review(page: Any) -> None:
 
 
 @pytest.mark.parametrize("game", ["heir", "reign-of-war"])
-def test_a_whole_game_by_clicking_then_its_review(page, game):
+def test_a_whole_game_by_clicking_then_its_review(page, game, monkeypatch):
     """A whole game against the random bot, clicking the first choice each time; then the review
-    the finished game offers, with both seats' graph."""
+    the finished game offers (at the review's default budget, made small here), with both seats' graph."""
     if (game, page.size) not in (("heir", "desktop"), ("reign-of-war", "phone")):
         pytest.skip("one whole game a width keeps the run short")
+    monkeypatch.setattr("omen_search.advisor.DEFAULT_ITERATIONS", 300)  # the server runs in this process
+    monkeypatch.setattr("omen_search.advisor.DEFAULT_SETTLE", 1200)
     start(page, game=game, opponent="random", seed=3)
     for _ in range(400):
         if page.is_visible("#status.over"):
@@ -280,6 +282,7 @@ def test_a_whole_game_by_clicking_then_its_review(page, game):
     shot(page, f"over-{game}")
     page.click("#b-review")
     wait_for_review(page)
+    assert "300 iterations a search, settling up to 1200" in page.inner_text("#r-status")
     assert page.locator("#r-svg polyline.line").count() == 2, "both seats' lines"
     assert page.locator("#r-legend li").count() == 5  # two seats and three labels
     assert "(you)" in page.inner_text("#r-legend")

@@ -158,6 +158,21 @@ def test_a_game_of_the_server_is_reviewed_as_it_stands(client):
     error(client.post("/api/review", json={"play": "nope"}), 404, "UnknownSessionError", "nope")
 
 
+def test_a_review_without_a_budget_settles_as_omen_search_analyze(client, record, monkeypatch):
+    monkeypatch.setattr("omen_search.advisor.DEFAULT_ITERATIONS", 100)
+    monkeypatch.setattr("omen_search.advisor.DEFAULT_SETTLE", 400)
+    response = client.post("/api/review", json={"record": record})
+    assert response.status_code == 201, response.text
+    snap, _ = finished(client, response.json())
+    assert snap["status"] == "done" and snap["iterations"] == 100 and snap["settle"] == 400
+    expected = analyze_game(record, 1, seed=0).to_dict()  # the API's own default, patched alike
+    assert expected["settle"] == 400
+    got = next(seat for seat in snap["seats"] if seat["seat"] == 1)
+    assert [(d["ply"], d["best"], d["before"]["win_prob"]) for d in got["decisions"]] == \
+        [(d["ply"], d["best"], d["win_prob_before"]) for d in expected["decisions"]]
+    assert open_review(client, record=record)["settle"] is None, "a budget given does not settle"
+
+
 def test_an_analysis_can_be_stopped_and_a_review_closed(client, record):
     snap = open_review(client, record=record, iterations=100_000)
     started = time.perf_counter()

@@ -17,9 +17,9 @@ import secrets
 import threading
 from typing import Any, Literal
 
-from omen_search.analysis import DEFAULT_ITERATIONS as ANALYZE_ITERATIONS
 from omen_search.analysis import (AnalysisStopped, Decision, Estimate, GameReview, analyze_game,
                                   label_of, points_lost, seen_position, value_of_move)
+from omen_search.advisor import budget
 from omen_search.errors import IllegalMoveError, NotationError, UsageError, shown
 from omen_search.game import Game
 from omen_search.limits import check_int
@@ -30,7 +30,6 @@ from omen_search.web.jobs import Searches
 from omen_search.web.sessions import HUMAN, Store, TurnError, Versioned
 from omen_search.web.views import move_choices
 
-DEFAULT_REVIEW_ITERATIONS = ANALYZE_ITERATIONS  # per search: the budget the accuracy is calibrated at (docs/analysis.md)
 MAX_REVIEW_ITERATIONS = 100_000
 ReviewStatus = Literal["analysing", "done", "stopped", "failed"]
 
@@ -80,14 +79,15 @@ def verdict(move: Any, estimate: Estimate, best: Decision) -> dict[str, Any]:
 
 
 class ReviewSession(Versioned):
-    """The review of one record: each deciding seat analysed with ``limit`` per search, from what
-    that seat saw. ``you`` is the seat the record calls ``human`` (the one practice starts with)."""
+    """The review of one record: each deciding seat analysed with ``limit`` per search (settling up
+    to ``settle``), from what that seat saw. ``you`` is the seat the record calls ``human`` (the one
+    practice starts with)."""
 
     def __init__(self, review_id: str, record: dict[str, Any], game: Game, cards: Any, searches: Searches,
-                 limit: Limit, plies: int, title: str):
+                 limit: Limit, plies: int, title: str, settle: int | None = None):
         super().__init__()
         self.id, self.record, self.game, self.cards, self.searches = review_id, record, game, cards, searches
-        self.limit, self.plies, self.title = limit, plies, title
+        self.limit, self.plies, self.title, self.settle = limit, plies, title, settle
         players = record.get("players")
         self.players = [str(p) for p in players] if isinstance(players, list) and len(players) == game.players \
             else [f"seat {s}" for s in range(game.players)]
@@ -116,7 +116,8 @@ class ReviewSession(Versioned):
         try:
             found = await asyncio.gather(*(self.searches.run(
                 lambda seat=seat: analyze_game(self.record, seat, self.limit, cards=self.cards, seed=self.seed,
-                                               game=self.game, on_progress=progress(seat), stop=self._stop))
+                                               game=self.game, on_progress=progress(seat), stop=self._stop,
+                                               settle=self.settle))
                 for seat in self.seats))
             self.reviews = {r.player: r for r in found}
             self.status = "done"
@@ -159,7 +160,7 @@ class ReviewSession(Versioned):
             "id": self.id, "version": self.version, "title": self.title,
             "game": {"name": self.game.name, "title": self.game.title},
             "players": self.players, "you": self.you, "plies": self.plies,
-            "iterations": self.limit.iterations, "status": self.status, "error": self.error,
+            "iterations": self.limit.iterations, "settle": self.settle, "status": self.status, "error": self.error,
             "progress": {"done": done, "total": total},
             "seats": [{"seat": seat, "player": self.players[seat], "accuracy": round(review.accuracy, 1),
                        "decisions": [decision_json(seat, d) for d in review.decisions]}
@@ -216,27 +217,28 @@ class Reviews(Store[ReviewSession]):
 
     async def open(self, record: Any, *, iterations: Any = None, title: str | None = None) -> ReviewSession:
         """A review of ``record`` (``omen-record/1``, checked move by move first), each search of
-        ``iterations`` (default :data:`DEFAULT_REVIEW_ITERATIONS`). Raises
+        ``iterations`` (default: the review's default budget, settling as ``omen-search analyze``). Raises
         :class:`~omen_search.errors.FormatError` for a malformed record or one of an unknown game,
         :class:`~omen_search.errors.RecordError` for one that does not replay."""
-        limit = Limit(iterations=DEFAULT_REVIEW_ITERATIONS if iterations is None
-                      else check_int(iterations, "iterations", (1, MAX_REVIEW_ITERATIONS)))
+        limit, settle = budget(None if iterations is None else Limit(
+            iterations=check_int(iterations, "iterations", (1, MAX_REVIEW_ITERATIONS))), None)
         if is_table_record(record):
-            return await self._open_table(record, limit, title)
+            return await self._open_table(record, limit, settle, title)
         family = record_game(record)
         cards = family.default_cards()
         game = family.game_of_document(record, "record", cards)
         state = await self.searches.run(replay, record, cards, None, game)
         review = ReviewSession(secrets.token_urlsafe(9), record, game, cards, self.searches, limit, state.ply,
-                               title or f"{game.title}, {state.ply} plies")
+                               title or f"{game.title}, {state.ply} plies", settle)
         return await self._add(review)
 
-    async def _open_table(self, record: dict[str, Any], limit: Limit, title: str | None) -> ReviewSession:
+    async def _open_table(self, record: dict[str, Any], limit: Limit, settle: int | None,
+                          title: str | None) -> ReviewSession:
         """A table record's review: its user's seat only (the other seat's cards were never seen)."""
         table = await self.searches.run(load_table, record)
         game, events = table.game, len(table.events)
         review = ReviewSession(secrets.token_urlsafe(9), record, game, table.cards, self.searches, limit, events,
-                               title or f"{game.title}, at the table, {events} events")
+                               title or f"{game.title}, at the table, {events} events", settle)
         review.players = [HUMAN if s == table.seat else "opponent" for s in range(game.players)]
         review.you, review.seats, review.progress = table.seat, (table.seat,), {table.seat: (0, 0)}
         return await self._add(review)

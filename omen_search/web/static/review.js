@@ -50,7 +50,8 @@ async function showOpenReview() {
 async function openReview(source) {
   showError("");
   try {
-    const review = await api("POST", "/api/review", { ...source, iterations: Number($("r-iterations").value) });
+    const iterations = $("r-iterations").value;  // "" is the default budget, which settles
+    const review = await api("POST", "/api/review", iterations ? { ...source, iterations: Number(iterations) } : source);
     location.hash = `#/review/${review.id}`;
   } catch (error) {
     showError(source.record !== undefined && source.name ? `${source.name}: ${error.message}` : error.message);
@@ -119,7 +120,7 @@ function renderReview(review) {
   rv.review = review;
   const p = review.progress;
   const status = $("r-status");
-  const title = el("span", { class: "sub" }, ` · ${review.title} · ${review.iterations} iterations a search`);
+  const title = el("span", { class: "sub" }, ` · ${review.title} · ${review.iterations} iterations a search${review.settle ? `, settling up to ${review.settle}` : ""}`);
   const tools = [];
   $("r-progress").hidden = review.status !== "analysing";
   if (review.status === "analysing") {

@@ -26,8 +26,8 @@ from dataclasses import astuple
 import sys
 from pathlib import Path
 
-from omen_search.analysis import (DEFAULT_ITERATIONS, DEFAULT_SETTLE, LABELS, Decision, Estimate, GameReview,
-                                  analyze_game, label_of, points_lost)
+from omen_search.advisor import DEFAULT_ITERATIONS, DEFAULT_SETTLE
+from omen_search.analysis import LABELS, Decision, Estimate, GameReview, analyze_game, label_of, points_lost
 from omen_search.records import load_record
 from omen_search.search import Limit
 from omen_search.stats import t95

@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from omen_search.advisor import BATCHES, DEFAULT_ITERATIONS, DEFAULT_SETTLE, budget, intervals_settled
+from omen_search.advisor import BATCHES, budget, intervals_settled
 from omen_search.errors import OmenError, UsageError
 from omen_search.game import Game
 from omen_search.limits import WORKERS, check_int
@@ -339,8 +339,9 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit | None = None
     (:class:`~omen_search.table.TableEventError` for a table record's impossible event) and
     :class:`UsageError` for a bad option.
 
-    ``limit`` None is the default budget: :data:`DEFAULT_ITERATIONS` a decision, searching on
-    until the best move is settled up to :data:`DEFAULT_SETTLE` (the advisor's default, whose
+    ``limit`` None is the default budget: :data:`~omen_search.advisor.DEFAULT_ITERATIONS` a
+    decision, searching on until the best move is settled up to
+    :data:`~omen_search.advisor.DEFAULT_SETTLE` (the advisor's default, whose
     accuracy ``docs/analysis.md`` calibrates); with a ``limit``, ``settle`` searches on so too."""
     from tqdm import tqdm
 
@@ -430,6 +431,6 @@ def analyze_game(record: dict[str, Any], player: int, limit: Limit | None = None
         decisions.append(Decision(spot.ply, spot.played, spot.search.best, before, after,
                                   label_of(before, after, thresholds), spot.observation, ranked, mean,
                                   played.score_unit))
-    searched = statistics.fmean(s.search.iterations for s in spots if s.search) if spots else 0.0
+    mean_iterations = statistics.fmean(s.search.iterations for s in spots if s.search) if spots else 0.0
     return GameReview(player, tuple(decisions), limit.iterations or 0, time.perf_counter() - started, cards, played,
-                      settle, searched)
+                      settle, mean_iterations)

@@ -80,8 +80,8 @@ def render(review: GameReview, title: str = "Omen game review") -> str:
 <body>
 <h1>{escape(title)}</h1>
 <p>Seat {review.player}: accuracy <strong id="accuracy">{review.accuracy:.1f}%</strong> over
-{len(review.decisions)} decisions ({review.stake:.0f} points of win % at stake; {review.iterations} search iterations
-each, judged from what the seat could see). A decision's accuracy is the share of its stake (the best move's win %
+{len(review.decisions)} decisions ({review.stake:.0f} points of win % at stake; {escape(review.budget)}, judged from
+what the seat could see). A decision's accuracy is the share of its stake (the best move's win %
 minus the mean of the legal moves') that the move kept; a better move is shown only when the one played is worse
 beyond the search error.</p>
 {evaluation_graph(review)}

@@ -863,6 +863,7 @@ def _rows(html: str) -> list[tuple[str, int, str]]:
 def test_html_report_is_self_contained_with_graph_table_and_boards(blunder_review):
     html = render(blunder_review)
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
+    assert "500 iterations a decision, judged from" in html, "the budget, as the summary line says it"
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", html, re.I), "nothing loaded from elsewhere"
     assert "<script" not in html.lower() and "<link" not in html.lower() and "@import" not in html
     assert "url(" not in html

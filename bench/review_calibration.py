@@ -1,7 +1,7 @@
 """The review's calibration (docs/analysis.md): the mean game accuracy of five bots beside their Elo.
 
-Usage: python3 bench/review_calibration.py [--games K] [--iterations N] [--settle M] [--workers W] [--seed S]
-                                          [--table | --compare]
+Usage: python3 bench/review_calibration.py [--games K] [--more BOT=K,...] [--iterations N] [--settle M]
+                                          [--workers W] [--seed S] [--table | --compare]
 
 Each bot's games are records in ``bench/review/BOT/`` written by
 ``omen-search match BOT greedy --games 40 --seed 21 --records BOT --out BOT.jsonl`` (run in
@@ -36,6 +36,7 @@ from round_robin import ANCHOR, BOTS, fit_elo
 HERE = Path(__file__).resolve().parent / "review"
 FOLDERS = {"random": "random", "first": "first", "greedy": "greedy", "ismcts:iterations=300": "ismcts300",
            "ismcts:iterations=2000": "ismcts2000"}
+FOLDER_BOTS = {folder: bot for bot, folder in FOLDERS.items()}
 
 
 def seats(folder: str) -> dict[int, int]:
@@ -146,6 +147,8 @@ def compare(iterations: int, settle: int | None, seed: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--more", default="", metavar="BOT=K,...",
+                        help="K games for the bots named (their records in bench/review/BOT/), --games for the others")
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--settle", type=int, default=DEFAULT_SETTLE, help="0: a fixed budget")
     parser.add_argument("--workers", type=int, default=1)
@@ -154,7 +157,8 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="print the measures weighed against the chosen one")
     args = parser.parse_args()
     if not (args.table or args.compare):
-        analyse(args.games, args.iterations, args.settle or None, args.workers, args.seed)
+        more = {FOLDER_BOTS[name]: int(k) for name, k in (item.split("=") for item in args.more.split(",") if item)}
+        analyse(args.games, args.iterations, args.settle or None, args.workers, args.seed, more)
     if args.compare:
         compare(args.iterations, args.settle or None, args.seed)
     else:

@@ -15,6 +15,7 @@ import pytest
 from omen_search.errors import FormatError, UsageError
 from omen_search.search import Limit
 from omen_search.suite import (
+    DEFAULT_DIR,
     SUITE_FORMAT,
     ReferenceMove,
     SuitePosition,
@@ -231,3 +232,11 @@ def test_the_formats_page_shows_a_real_suite_line(tmp_path):
     suite = root / "bench" / "positions" / "heir.jsonl"
     if suite.exists():
         assert shown in [json.loads(line) for line in suite.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("path", sorted(DEFAULT_DIR.glob("*.jsonl")), ids=lambda p: p.stem)
+def test_every_shipped_suite_is_of_its_game_with_exactly_the_legal_moves_valued(path):
+    positions = load_suite(path)  # each observation read back, its legal moves exactly the moves valued
+    assert {p.game for p in positions} == {path.stem}
+    assert all(p.id.startswith(f"{path.stem}-") for p in positions)
+    assert all(p.best.win_prob == max(m.win_prob for m in p.moves) for p in positions), "best first"

@@ -1,8 +1,9 @@
 """Regenerate the reference suite of positions, bench/positions/GAME.jsonl (docs/formats.md, section 11).
 
-The decisions come from games between two ISMCTS bots of 2,000 iterations (heir; heir-solo: one bot
-against the Corrupted Heir at level hard, which it beats about half the time), each game its own
-seed, a few decisions taken from every stretch of each game; forced decisions (one legal move) are
+The decisions come from games between ISMCTS bots of 2,000 iterations in every seat (heir and the
+games after it, fewer games for those; heir-solo: one bot against the Corrupted Heir at level hard,
+which it beats about half the time), each game its own seed, a few decisions taken from every
+stretch of each game; forced decisions (one legal move) are
 skipped. bench/positions/handmade.json adds decisions written by hand. Each decision is stored as
 the observation of the player to move with the reference value of every legal move: SEARCHES
 independent runs of the advisor's own search (8 root-parallel ISMCTS trees) of ITERATIONS each
@@ -42,7 +43,10 @@ from omen_search.suite import (DEFAULT_DIR, SUITE_FORMAT, SuitePosition, load_su
 
 BOT = "ismcts:iterations=2000"
 PLAN: dict[str, tuple[int, int, dict[str, Any]]] = {  # games, decisions taken from each, game options
-    "heir": (12, 25, {}), "heir-solo": (10, 10, {"level": "hard"})}
+    "heir": (12, 25, {}), "heir-solo": (10, 10, {"level": "hard"}),
+    # the games that came after Heir: a smaller suite each, for the same measures (heir+reign has none:
+    # it reads no observations yet, so the advisor cannot search it)
+    "reign-of-war": (4, 10, {}), "reign-of-war-melee": (3, 10, {}), "omega": (3, 10, {}), "omnia": (3, 10, {})}
 HANDMADE = DEFAULT_DIR / "handmade.json"
 
 

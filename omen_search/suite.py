@@ -290,17 +290,17 @@ def run_suite(positions: Iterable[SuitePosition], limits: list[Limit | None], se
     """The advisor (with ``rollout`` playouts, searching on up to ``settle`` iterations until its best
     move is settled) at each budget of ``limits`` on every position, None being the default advice;
     ``on_position`` is called after each (position, budget) for progress."""
-    from omen_search.advisor import Advisor
+    from omen_search.advisor import Advisor, budget
 
     positions = list(positions)
     results = []
     for limit in limits:
         regrets, agrees, separated, seconds, iterations = [], [], [], [], []
-        chosen = Advisor(limit, settle=settle)  # the budget as the advisor reads it: None is the default
-        name = budget_name(chosen.limit) + (f" to {chosen.settle}" if chosen.settle else "")
+        searched, most = budget(limit, settle)  # the budget as the advisor reads it: None is the default
+        name = budget_name(searched) + (f" to {most}" if most else "")
         for position in positions:
-            advice = Advisor(chosen.limit, seed=seed, workers=workers, game=get_game(position.game), rollout=rollout,
-                             settle=chosen.settle).advise(position.observation)
+            advice = Advisor(searched, seed=seed, workers=workers, game=get_game(position.game), rollout=rollout,
+                             settle=most).advise(position.observation)
             regrets.append(position.regret(str(advice.best.move)))
             agrees.append(regrets[-1] == 0)  # a move tied with the best (the same value) is a best move too
             separated.append(position.separated)

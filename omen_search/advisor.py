@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from omen_search.errors import FormatError, UsageError
+from omen_search.evaluation import EVALS, evaluation_for
 from omen_search.game import Game, game_of, named_game
 from omen_search.jsonio import parse_json
 from omen_search.limits import ITERATIONS, check_int
@@ -178,7 +179,9 @@ class Advisor:
     exploration constant. With an iteration budget a seed makes the advice reproducible, with any
     number of workers up to :data:`BATCHES` (each search runs its own share of the iterations);
     a time budget is not.
-    ``rollout`` is the searches' playout policy (``mast``: docs/strength.md, "At equal time").
+    ``rollout`` is the searches' playout policy (``mast``: docs/strength.md, "At equal time");
+    ``evaluation`` (:data:`~omen_search.evaluation.EVALS`) ends the playouts with the game's learned
+    evaluation (``learned``, where the game ships one).
     ``settle`` (with an iteration budget) searches on, the same trees doubling their iterations, up
     to ``settle`` iterations in all, until the best move is :func:`settled`. Without a ``limit`` the
     advice is the default: :data:`DEFAULT_ITERATIONS`, settling up to :data:`DEFAULT_SETTLE`.
@@ -190,7 +193,7 @@ class Advisor:
 
     def __init__(self, limit: Limit | None = None, algorithm: Algorithm = "ismcts",
                  seed: int = 0, workers: int = 1, c: float = 0.7, cards: Any = None, game: Game | None = None,
-                 rollout: Rollout = "random", settle: int | None = None):
+                 rollout: Rollout = "random", settle: int | None = None, evaluation: str = "none"):
         limit, settle = budget(limit, settle)
         self.settle = settle
         if algorithm not in ALGORITHMS:
@@ -198,7 +201,9 @@ class Advisor:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
             raise UsageError(f"seed: must be an integer from 0 to 2**64-1, got {seed!r}")
         check_options(c, workers, rollout)
-        self.rollout = rollout
+        if evaluation not in EVALS:
+            raise UsageError(f"evaluation: must be one of {', '.join(EVALS)}, got {evaluation!r}")
+        self.rollout, self.evaluation = rollout, evaluation
         self.limit, self.algorithm, self.seed, self.workers, self.c = limit, algorithm, seed, workers, float(c)
         self.cards, self.game = cards, game
         self._searches: list[Any] = []
@@ -230,7 +235,7 @@ class Advisor:
             most = self.settle or self.limit.iterations
             nodes = DEFAULT_MAX_NODES if most is None else min(DEFAULT_MAX_NODES, -(-most // batches) + 2)
             searches = new_searches(core, self.c, self.algorithm == "ismcts-mo", self.seed, batches, nodes,
-                                    rollout=self.rollout)
+                                    rollout=self.rollout, evaluation=evaluation_for(self.evaluation, game))
         self._searches = searches
         try:
             total = self.limit.iterations

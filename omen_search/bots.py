@@ -7,11 +7,14 @@ without one it plays the game a state's ``config`` sets up. Bots that use chance
 between seeded bots on a seeded deal replays exactly. Specs::
 
     random | first | human | greedy | pimc:iterations=N | ismcts:iterations=N,c=0.7 | ismcts-mo:...
+    | omen:seconds=S
     (any of the searching bots takes seconds=S instead of, or with, iterations=N; ismcts takes
-    workers=W for root parallelism, rollout=random|mast for its playout policy and reuse=0|1 for
-    keeping its tree from one decision to the next; any bot but human takes
-    table=random|first|greedy: it drafts, and that bot plays every other decision, e.g.
-    ismcts:iterations=500,table=greedy)
+    workers=W for root parallelism, rollout=random|mast for its playout policy, reuse=0|1 for
+    keeping its tree from one decision to the next, and eval=none|learned (with cutoff=K plies)
+    for ending playouts with the game's shipped learned evaluation (a game without one plays them
+    out); omen is ismcts with the techniques that beat it at equal time (OMEN_DEFAULTS), each of
+    which it takes as an option too; any bot but human takes table=random|first|greedy: it
+    drafts, and that bot plays every other decision, e.g. ismcts:iterations=500,table=greedy)
 """
 
 from __future__ import annotations
@@ -23,26 +26,32 @@ from collections.abc import Callable
 from typing import IO, Any, Protocol
 
 from omen_search.errors import NotationError, UsageError, shown
+from omen_search.evaluation import EVALS, Evaluation, evaluation_for
 from omen_search.game import Game, all_games, game_of
 from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.rng import MASK64, Rng, splitmix64
-from omen_search._search import playout_returns
+from omen_search._search import MAX_CUTOFF, playout_returns
 from omen_search.search import ROLLOUTS, Limit, Rollout, TreeKeeper, as_core, ismcts
 from omen_search.state import State
 
-BOT_KINDS = ("random", "first", "human", "greedy", "pimc", "ismcts", "ismcts-mo")
+BOT_KINDS = ("random", "first", "human", "greedy", "pimc", "ismcts", "ismcts-mo", "omen")
+SEARCH_DEFAULTS: dict[str, Any] = {"rollout": "random", "reuse": 0, "eval": "none"}  # ismcts's techniques
+# omen: ismcts with what measured stronger at equal time (docs/strength.md, "At equal time")
+OMEN_DEFAULTS: dict[str, Any] = {"rollout": "mast", "reuse": 1}
 TABLE_KINDS = ("random", "first", "greedy")  # the bots a drafter leaves the table games to (table=KIND)
 DRAFT_DECISIONS = ("draft", "sdraft")  # the decisions (Game.decision_name) a bot with table=KIND makes itself
+_SEARCH_OPTIONS: dict[str, Callable[[str], Any]] = {
+    "iterations": int, "seconds": float, "c": float, "workers": int, "table": str, "rollout": str, "reuse": int,
+    "eval": str, "cutoff": int}
 _OPTIONS: dict[str, dict[str, Callable[[str], Any]]] = {
     "random": {"table": str},
     "first": {"table": str},
     "human": {},
     "greedy": {"table": str},
     "pimc": {"iterations": int, "seconds": float, "table": str},
-    "ismcts": {"iterations": int, "seconds": float, "c": float, "workers": int, "table": str, "rollout": str,
-               "reuse": int},
-    "ismcts-mo": {"iterations": int, "seconds": float, "c": float, "workers": int, "table": str, "rollout": str,
-                  "reuse": int},
+    "ismcts": _SEARCH_OPTIONS,
+    "ismcts-mo": _SEARCH_OPTIONS,
+    "omen": _SEARCH_OPTIONS,
 }
 _PROBLEMS: dict[str, Callable[[Any], str | None]] = {  # why an option's value is refused (None: it is not)
     "iterations": lambda v: int_problem(v, ITERATIONS),
@@ -52,6 +61,8 @@ _PROBLEMS: dict[str, Callable[[Any], str | None]] = {  # why an option's value i
     "table": lambda v: None if v in TABLE_KINDS else f"must be one of {', '.join(TABLE_KINDS)}, got {shown(v)}",
     "rollout": lambda v: None if v in ROLLOUTS else f"must be one of {', '.join(ROLLOUTS)}, got {shown(v)}",
     "reuse": lambda v: None if v in (0, 1) else f"must be 0 or 1, got {v}",
+    "eval": lambda v: None if v in EVALS else f"must be one of {', '.join(EVALS)}, got {shown(v)}",
+    "cutoff": lambda v: int_problem(v, (0, MAX_CUTOFF)),
 }
 
 
@@ -353,26 +364,43 @@ class PIMCBot:
 class ISMCTSBot:
     """SO-ISMCTS (or MO-ISMCTS with ``mo``) on the core; see :mod:`omen_search.search`. ``rollout``
     picks the playout policy; ``reuse`` keeps the tree from one of its decisions to its next in the
-    same game (:class:`~omen_search.search.TreeKeeper`)."""
+    same game (:class:`~omen_search.search.TreeKeeper`); ``eval="learned"`` ends the playouts with
+    the game's shipped evaluation (:mod:`omen_search.evaluation`) after ``cutoff`` plies (None: the
+    file's), or plays them out in a game that has none."""
 
     def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None,
                  c: float = 0.7, mo: bool = False, workers: int = 1, game: Game | None = None,
-                 rollout: Rollout = "random", reuse: int = 0):
+                 rollout: Rollout = "random", reuse: int = 0, eval: str = "none", cutoff: int | None = None,
+                 kind: str | None = None):
         self.game = game
         self.limit = Limit(iterations=iterations, seconds=seconds)
-        self.c, self.mo, self.workers, self.rollout = c, mo, workers, rollout
-        self.keeper = TreeKeeper(c=c, mo=mo, workers=workers, rollout=rollout) if reuse else None
+        self.c, self.mo, self.workers, self.rollout, self.reuse = c, mo, workers, rollout, reuse
+        self.eval, self.cutoff = eval, cutoff
+        self.keeper: TreeKeeper | None = None
         self.rng = Rng(seed)
         budget = f"iterations={iterations}" if seconds is None else f"seconds={seconds}"
-        extras = (f",rollout={rollout}" if rollout != "random" else "") + (",reuse=1" if reuse else "")
-        self.name = f"{'ismcts-mo' if mo else 'ismcts'}:{budget},c={c}{extras}"
+        usual = {**SEARCH_DEFAULTS, **(OMEN_DEFAULTS if kind == "omen" else {})}
+        extras = "".join(f",{k}={v}" for k, v in (("rollout", rollout), ("reuse", reuse), ("eval", eval))
+                         if v != usual[k]) + (f",cutoff={cutoff}" if cutoff is not None else "")
+        self.evaluations: dict[str, Evaluation | None] = {}  # by game name
+        self.name = f"{kind or ('ismcts-mo' if mo else 'ismcts')}:{budget},c={c}{extras}"
+
+    def evaluation(self, core: Any) -> Evaluation | None:
+        """The learned evaluation the bot searches ``core`` with (None: playouts to the end)."""
+        game = game_for(self.game, core)
+        if game.name not in self.evaluations:
+            self.evaluations[game.name] = evaluation_for(self.eval, game, self.cutoff)
+        return self.evaluations[game.name]
 
     def choose(self, state: Any) -> Any:
         core, seed = as_core(state, self.game), self.rng.next64()
-        if self.keeper is not None:
+        if self.reuse:
+            if self.keeper is None:
+                self.keeper = TreeKeeper(c=self.c, mo=self.mo, workers=self.workers, rollout=self.rollout,
+                                         evaluation=self.evaluation(core))
             return self.keeper.search(core, self.limit, seed).best
         return ismcts(core, self.limit, c=self.c, mo=self.mo, seed=seed, workers=self.workers,
-                      rollout=self.rollout).best
+                      rollout=self.rollout, evaluation=self.evaluation(core)).best
 
 
 class Drafter:
@@ -464,4 +492,6 @@ def _made(kind: str, options: dict[str, Any], seed: int, game: Game | None) -> B
         options["iterations"] = None
     if kind == "pimc":
         return PIMCBot(seed, game=game, **options)
+    if kind == "omen":
+        return ISMCTSBot(seed, game=game, kind=kind, **{**OMEN_DEFAULTS, **options})
     return ISMCTSBot(seed, mo=kind == "ismcts-mo", game=game, **options)

@@ -15,6 +15,7 @@ from importlib import metadata
 from typing import Any, NoReturn
 
 from omen_search import __version__, limits
+from omen_search._search import MAX_CUTOFF
 from omen_search.advisor import DEFAULT_ITERATIONS as ADVICE_ITERATIONS
 from omen_search.advisor import DEFAULT_SETTLE as ADVICE_SETTLE
 from omen_search.analysis import LABELS, THRESHOLDS
@@ -101,10 +102,14 @@ def _add_cards(p: argparse.ArgumentParser) -> None:
 
 def _add_rollout(p: argparse.ArgumentParser) -> None:
     """The advisor's search options beyond its budget: its playouts, and searching on until settled."""
+    from omen_search.evaluation import EVALS
     from omen_search.search import ROLLOUTS
 
     p.add_argument("--rollout", choices=ROLLOUTS, default="random",
                    help="the searches' playouts: uniform random moves, or MAST (docs/strength.md) (default random)")
+    p.add_argument("--eval", choices=EVALS, default="none",
+                   help="end the playouts with the game's learned evaluation (learned, where the game ships one; "
+                        "docs/strength.md) or play them out (default none)")
     _add_settle(p)
 
 
@@ -413,6 +418,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_value(args: argparse.Namespace) -> int:
+    from omen_search.evaluation import write_evaluation
+    from omen_search.value_training import train
+
+    command = "omen-search train-value " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train-value"] else ""
+    evaluation = train(args.records, get_game(args.game), cutoff=args.cutoff, holdout=args.holdout, command=command)
+    write_evaluation(args.out, evaluation)
+    held = evaluation.trained.get("held_out")
+    print(f"{evaluation.game}: {evaluation.trained['positions']} positions of {evaluation.trained['games']} games"
+          + (f"; on the {held['games']} games held out: log loss {held['log_loss']} (a coin: "
+             f"{held['log_loss_of_a_coin']}), favourite won {100 * held['accuracy']:.1f}%" if held else "")
+          + f"; weights in {args.out}")
+    return 0
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     """List the registered games with their players and options."""
     if args.json:
@@ -475,7 +495,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         ply = args.ply if args.ply is not None else len(moves) if isinstance(moves, list) else 0
     limit, settle = _advice_budget(args)
     advisor = Advisor(limit, args.algorithm, args.seed, args.workers, cards=game.load_cards(args.cards),
-                      rollout=args.rollout, settle=settle)
+                      rollout=args.rollout, settle=settle, evaluation=args.eval)
     budget = advisor.limit
     total = (advisor.settle or budget.iterations) if budget.iterations is not None else budget.seconds
     unit = "it" if budget.iterations is not None else "s"
@@ -575,7 +595,7 @@ def cmd_suite(args: argparse.Namespace) -> int:
               delay=1.0, disable=args.quiet or None) as bar:
         for path, positions in suites:
             results = run_suite(positions, limits, args.seed, args.workers, on_position=lambda: bar.update(1),
-                                rollout=args.rollout, settle=args.settle)
+                                rollout=args.rollout, settle=args.settle, evaluation=args.eval)
             report.append((path, positions, results))
     if args.json:
         print(json.dumps({"games": [{"game": positions[0].game, "file": str(path), "positions": len(positions),
@@ -678,7 +698,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", default=None,
                    help=f"one player per seat, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
                         "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (ismcts also takes "
-                        "rollout=random|mast and reuse=0|1: docs/strength.md); table=random|first|greedy "
+                        "rollout=random|mast, reuse=0|1 and eval=none|learned with cutoff=K; omen is ismcts with "
+                        "rollout=mast,reuse=1: docs/strength.md); table=random|first|greedy "
                         "makes a bot only draft, e.g. ismcts:iterations=500,table=greedy (default random in every "
                         "seat; with --resume, the record's players)")
     p.add_argument("--resume", metavar="FILE",
@@ -889,6 +910,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=_seconds, default=2.0, help="time per measurement (default 2, at least 0.05)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("train-value", help="fit a learned evaluation to self-play game records (docs/strength.md)",
+                       description="Every position of the records in RECORDS (a folder, e.g. match --records) "
+                                   "is a sample: each player's features and their result. The weights of the "
+                                   "search's evaluation (bots' eval=learned) are fitted to them and written "
+                                   "to --out; the package ships them as omen_search/data/value-GAME.json.")
+    p.add_argument("records", metavar="RECORDS", help="a folder of game records (*.json) of --game")
+    _add_game_flag(p)
+    p.add_argument("--out", required=True, help="the evaluation file to write")
+    p.add_argument("--cutoff", type=_within((0, MAX_CUTOFF)), default=0,
+                   help="playout plies before the evaluation, written with the weights (default 0: at once)")
+    p.add_argument("--holdout", type=float, default=0.2,
+                   help="share of the games (the last, in name order) kept out of the fit to measure it (default 0.2)")
+    p.set_defaults(func=cmd_train_value)
 
     p = sub.add_parser("games", help="list the games, their players and their options (--game NAME)")
     p.add_argument("--json", action="store_true", help="print one JSON list")

@@ -371,6 +371,10 @@ class Game(ABC):
 
     outlook_key: str | None = None  # the advice field of :meth:`outlook` (None: the game has none)
 
+    # the names of the evaluation features the game's core supplies, in its order (the C contract's
+    # optional ``features`` entry; :mod:`omen_search.evaluation`); empty: the core has none
+    feature_names: tuple[str, ...] = ()
+
     def outlook(self, state: Any, stats: tuple[float, ...], visits: int) -> tuple[Any, ...]:
         """What the search's game statistics (summed over ``visits`` iterations of the best move)
         say of the game ahead, as items with a ``to_dict()``."""

@@ -8,6 +8,7 @@ Records are written whole or not at all (:func:`omen_search.files.write_atomic`)
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -71,9 +72,11 @@ def record_game(record: Any) -> Game:
     return named_game(record, "record")
 
 
-def replay(record: Any, cards: Any = None, upto: int | None = None, game: Game | None = None) -> Any:
-    """Re-play a record (a dict) move by move on the reference engine, checking each; stop after
-    ``upto`` plies if given. ``game`` is the record's game (by default the one it names).
+def replay(record: Any, cards: Any = None, upto: int | None = None, game: Game | None = None,
+           engine: str = "reference", before: Callable[[Any], object] | None = None) -> Any:
+    """Re-play a record (a dict) move by move on the reference engine (or ``engine``), checking
+    each; stop after ``upto`` plies if given. ``game`` is the record's game (by default the one it
+    names); ``before(state)`` is called before each move is played.
 
     Raises :class:`RecordError` naming the ply and the reason for a record that does not replay,
     and :class:`FormatError` for a malformed one.
@@ -88,8 +91,10 @@ def replay(record: Any, cards: Any = None, upto: int | None = None, game: Game |
     moves = r.items(r.get(record, "moves", "record"), "record.moves", most=MAX_MOVES)
     if upto is not None and not 0 <= upto <= len(moves):
         raise RecordError(f"ply {upto}: the record has {len(moves)} plies")
-    state = (game or game_of(config)).new_initial_state(seed, engine="reference", cards=cards, config=config)
+    state = (game or game_of(config)).new_initial_state(seed, engine=engine, cards=cards, config=config)
     for ply, text in enumerate(moves[:upto] if upto is not None else moves):
+        if before is not None:
+            before(state)
         try:
             state.apply(family.parse_move(text))
         except (NotationError, IllegalMoveError) as exc:

@@ -24,6 +24,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from omen_search.errors import IllegalMoveError, UsageError
+from omen_search.evaluation import Evaluation
 from omen_search.game import DEFAULT_GAME, Game, game_of, get_game
 from omen_search.limits import ITERATIONS, WORKERS, check_int, check_seconds
 
@@ -119,6 +120,7 @@ def ismcts(
     pv_depth: int = 0,
     root_move: Any = None,
     rollout: Rollout = "random",
+    evaluation: Evaluation | None = None,
 ) -> SearchResult:
     """Search ``state`` (either engine) for its current player and rank the root moves.
 
@@ -127,8 +129,8 @@ def ismcts(
     by most visits (default) or by highest win rate; ``pv_depth`` > 0 keeps each move's most
     visited line (from the worker that visited the move most); ``root_move`` searches that legal
     move alone (its value when it is not the best); ``rollout`` is the playout policy
-    (:data:`ROLLOUTS`: ``"mast"`` rates moves by their mean reward, needing no game knowledge).
-    Returns at once when only one move is legal. Raises :class:`UsageError` for a finished game or
+    (:data:`ROLLOUTS`: ``"mast"`` rates moves by their mean reward, needing no game knowledge);
+    ``evaluation`` (:mod:`omen_search.evaluation`) ends each playout at its cutoff. Returns at once when only one move is legal. Raises :class:`UsageError` for a finished game or
     a bad option.
     """
     if final not in ("visits", "value"):
@@ -140,7 +142,7 @@ def ismcts(
     if len(core.legal_move_ids()) == 1:
         return root_result(core, [], final)
     only = None if root_move is None else move_id(core, root_move)
-    searches = new_searches(core, c, mo, seed, workers, max_nodes, only, rollout)
+    searches = new_searches(core, c, mo, seed, workers, max_nodes, only, rollout, evaluation)
     run_searches(searches, limit.iterations or 0, limit.seconds or 0.0)
     return root_result(core, [s.result(pv_depth) for s in searches], final)
 
@@ -165,9 +167,10 @@ class TreeKeeper:
     afresh. ``reused`` and ``fresh`` count the decisions of each kind."""
 
     def __init__(self, *, c: float = 0.7, mo: bool = False, workers: int = 1, max_nodes: int = DEFAULT_MAX_NODES,
-                 rollout: Rollout = "random"):
+                 rollout: Rollout = "random", evaluation: Evaluation | None = None):
         check_options(c, workers, rollout)
         self.c, self.mo, self.workers, self.max_nodes, self.rollout = c, mo, workers, max_nodes, rollout
+        self.evaluation = evaluation
         self.searches: list[Any] = []
         self.root: Any = None  # a copy of the state of the last search
         self.played = 0  # len(moves) of the state the last search was given
@@ -196,7 +199,7 @@ class TreeKeeper:
             self.reused += 1
         else:
             self.searches = new_searches(core, self.c, self.mo, seed, self.workers, self.max_nodes,
-                                         rollout=self.rollout)
+                                         rollout=self.rollout, evaluation=self.evaluation)
             self.fresh += 1
         self.root, self.played = core.clone(), len(getattr(core, "moves", ()))
         return self.searches
@@ -222,13 +225,15 @@ class TreeKeeper:
 
 
 def new_searches(core: Any, c: float, mo: bool, seed: int, workers: int, max_nodes: int = DEFAULT_MAX_NODES,
-                 root_move: int | None = None, rollout: Rollout = "random") -> list[Any]:
+                 root_move: int | None = None, rollout: Rollout = "random",
+                 evaluation: Evaluation | None = None) -> list[Any]:
     """One search of ``core`` per worker, each with its own seed (:func:`worker_seeds`). Each
     allocates its trees now: raises :class:`UsageError` naming ``workers`` when memory runs out."""
     from omen_search._search import Search
 
+    value, cutoff = (evaluation.weights, evaluation.cutoff) if evaluation is not None else (None, 0)
     try:
-        return [Search(core, c, mo, s, max_nodes, root_move, rollout) for s in worker_seeds(seed, workers)]
+        return [Search(core, c, mo, s, max_nodes, root_move, rollout, value, cutoff) for s in worker_seeds(seed, workers)]
     except MemoryError:
         raise UsageError(f"workers: not enough memory for {workers} searches of {max_nodes} nodes each; "
                          "use fewer workers") from None

@@ -286,9 +286,9 @@ def budget_name(limit: Limit) -> str:
 
 def run_suite(positions: Iterable[SuitePosition], limits: list[Limit | None], seed: int = 0, workers: int = 1,
               on_position: Callable[[], None] | None = None, rollout: Rollout = "random",
-              settle: int | None = None) -> list[BudgetResult]:
-    """The advisor (with ``rollout`` playouts, searching on up to ``settle`` iterations until its best
-    move is settled) at each budget of ``limits`` on every position, None being the default advice;
+              settle: int | None = None, evaluation: str = "none") -> list[BudgetResult]:
+    """The advisor (with ``rollout`` playouts ended by ``evaluation``, searching on up to ``settle``
+    iterations until its best move is settled) at each budget of ``limits`` on every position, None being the default advice;
     ``on_position`` is called after each (position, budget) for progress."""
     from omen_search.advisor import Advisor, budget
 
@@ -300,7 +300,7 @@ def run_suite(positions: Iterable[SuitePosition], limits: list[Limit | None], se
         name = budget_name(searched) + (f" to {most}" if most else "")
         for position in positions:
             advice = Advisor(searched, seed=seed, workers=workers, game=get_game(position.game), rollout=rollout,
-                             settle=most).advise(position.observation)
+                             settle=most, evaluation=evaluation).advise(position.observation)
             regrets.append(position.regret(str(advice.best.move)))
             agrees.append(regrets[-1] == 0)  # a move tied with the best (the same value) is a best move too
             separated.append(position.separated)

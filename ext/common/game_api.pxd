@@ -10,7 +10,7 @@
 # module with direct (inlinable) calls.
 #
 # Moves are a game's packed int32 ids (>= 0). Players are 0..num_players-1. The search checks a
-# table's sizes against its own arrays (MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES, TRAIL_MAX_STATE)
+# table's sizes against its own arrays (MAX_PLAYERS, MAX_STATS, MAX_FEATURES, SEARCH_MAX_MOVES, TRAIL_MAX_STATE)
 # when a handle comes in, and refuses a game that does not fit.
 
 from libc.stdint cimport int32_t, uint64_t
@@ -28,6 +28,7 @@ cdef enum:
     MAX_STATS = 16        # the most per-iteration statistics a game may report (n_stats)
     SEARCH_MAX_MOVES = 1024  # the most legal moves of one decision (a game's max_moves must fit)
     HIDDEN_MOVE = -2      # seen_move's answer for a move the viewer cannot tell apart from others
+    MAX_FEATURES = 64     # the most evaluation features a game may supply (n_features)
 
 ctypedef struct GameApi:
     const char* name
@@ -62,6 +63,10 @@ ctypedef struct GameApi:
     void (*track_step)(const void* tables, const void* s, void* track) noexcept nogil
     void (*track_stats)(const void* tables, const void* s, const void* track, int player,
                         double* out) noexcept nogil
+    # optional (0 and NULL: none; the search then has no learned evaluation for the game): the
+    # n_features numbers of `player`'s side of a position that a learned evaluation weighs
+    int n_features
+    void (*features)(const void* tables, const void* s, int player, double* out) noexcept nogil
 
 ctypedef struct GameHandle:
     const GameApi* api

@@ -11,5 +11,6 @@ include "war_track.pxi"        # who takes each city's reward tiles, for the sea
 include "scoring.pxi"          # scores, winner, random playouts
 include "setup.pxi"            # dealing a new game
 include "determinize.pxi"      # re-dealing what a player cannot see
+include "features.pxi"         # a position as numbers, for a learned evaluation
 include "game_api.pxi"         # the game's side of the contract with the search
 include "edge.pxi"             # the Python edge: CoreTables, CoreState

@@ -64,6 +64,9 @@ cdef void api_track_stats(const void* tables, const void* s, const void* track, 
         out[city] = w.first[city] == player
         out[NCITIES + city] = w.taken[city][player]
 
+cdef void api_features(const void* tables, const void* s, int player, double* out) noexcept nogil:
+    heir_features(<const Tables*>tables, <const State*>s, player, out)
+
 
 cdef GameApi CORE_API
 CORE_API.name = API_NAME
@@ -85,5 +88,7 @@ CORE_API.rollout = api_rollout
 CORE_API.track_begin = api_track_begin
 CORE_API.track_step = api_track_step
 CORE_API.track_stats = api_track_stats
+CORE_API.n_features = N_FEATURES
+CORE_API.features = api_features
 assert CORE_API.state_size <= TRAIL_MAX_STATE and MAX_MOVES <= SEARCH_MAX_MOVES
-assert CORE_API.n_stats <= MAX_STATS
+assert CORE_API.n_stats <= MAX_STATS and CORE_API.n_features <= MAX_FEATURES

@@ -25,19 +25,25 @@ Two options, both off by default (then the search is the plain one above, draw f
   probability ``MAST_EPSILON``. It needs no knowledge of the game.
 - :meth:`Search.reroot`: tree reuse between two decisions of the same player, the subtree that the
   moves played since (as the player saw them) lead to becomes the new root.
+- ``value=`` weights (with ``cutoff``): a learned evaluation. After the tree, the playout stops
+  after ``cutoff`` plies (random, or MAST's) and the position is valued by the game's ``features``
+  (the contract's optional entry) weighed by ``value``: each player's weighted sum, and the rewards
+  are their softmax, a conditional logit (McFadden 1974) of who wins. A game that supplies no
+  features has none.
 
 Nodes live in a pool allocated once per search with a cap; a full pool stops the tree growing
 (reported) and never exhausts memory.
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.math cimport INFINITY, log, sqrt
+from libc.math cimport INFINITY, exp, log, sqrt
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from game_api cimport GAME_HANDLE_NAME, HIDDEN_MOVE, MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES, GameApi, GameHandle
+from game_api cimport (GAME_HANDLE_NAME, HIDDEN_MOVE, MAX_FEATURES, MAX_PLAYERS, MAX_STATS, SEARCH_MAX_MOVES,
+                      GameApi, GameHandle)
 from omen_rng cimport rng_below, rng_next, rng_seed
 from omen_trail cimport TRAIL_MAX_STATE, Trail, trail_undo
 
@@ -87,6 +93,12 @@ cdef struct Tree:
     int32_t n
     int32_t cap
     int full                  # 1 once the cap stopped the tree from growing
+
+cdef struct Evaluation:
+    # value=: the learned evaluation that ends a playout after `cutoff` plies
+    int cutoff
+    int n                     # the game's n_features (the length of w)
+    double w[MAX_FEATURES]
 
 cdef struct Mast:
     # the MAST table: open addressing over MAST_SLOTS slots, keyed by (move id << 3 | mover) + 1
@@ -293,6 +305,51 @@ cdef void mast_credit(Mast* t, const int32_t* played, const int8_t* played_by, i
             t.count[k] += 1
 
 
+cdef void evaluate(const GameHandle* g, void* d, const Evaluation* ev, Mast* t, uint64_t* rng, void* track,
+                   int32_t* played, int8_t* played_by, int* n_played, double* ret) noexcept nogil:
+    """The playout of a search with a learned evaluation: ``ev.cutoff`` plies (uniform, or MAST's
+    with ``t``), then every player's reward from the position's features (:c:func:`feature_rewards`),
+    or the game's returns if it ended first."""
+    cdef int32_t legal[SEARCH_MAX_MOVES]
+    cdef int32_t move
+    cdef int n, mover, ply
+    for ply in range(ev.cutoff):
+        mover = g.api.to_move(g.tables, d)
+        if mover < 0:
+            break
+        n = g.api.legal_moves(g.tables, d, legal)
+        move = mast_pick(t, legal, n, mover, rng) if t != NULL else legal[rng_below(rng, n)]
+        g.api.apply(g.tables, d, move, NULL)
+        g.api.track_step(g.tables, d, track)
+        if n_played[0] < MAST_RECORD:
+            played[n_played[0]] = move
+            played_by[n_played[0]] = <int8_t>mover
+            n_played[0] += 1
+    if g.api.to_move(g.tables, d) < 0:
+        g.api.returns(g.tables, d, ret)
+    else:
+        feature_rewards(g, d, ev, ret)
+
+
+cdef void feature_rewards(const GameHandle* g, const void* d, const Evaluation* ev, double* ret) noexcept nogil:
+    """Each player's chance of winning by the evaluation: the softmax of their weighted features."""
+    cdef double f[MAX_FEATURES]
+    cdef double top = -INFINITY, total = 0.0
+    cdef int p, k
+    for p in range(g.api.num_players):
+        g.api.features(g.tables, d, p, f)
+        ret[p] = 0.0
+        for k in range(ev.n):
+            ret[p] += ev.w[k] * f[k]
+        if ret[p] > top:
+            top = ret[p]
+    for p in range(g.api.num_players):
+        ret[p] = exp(ret[p] - top)
+        total += ret[p]
+    for p in range(g.api.num_players):
+        ret[p] /= total
+
+
 cdef struct SearchResult:
     long iterations
     double seconds
@@ -300,11 +357,12 @@ cdef struct SearchResult:
 
 cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* track, Tree* trees, int mo,
                          long iterations, double seconds, double c, uint64_t* rng, RootStats* stats,
-                         int* n_stats, int* stop, int32_t root_move, Mast* mast) noexcept nogil:
+                         int* n_stats, int* stop, int32_t root_move, Mast* mast, const Evaluation* ev) noexcept nogil:
     """Run SO-ISMCTS (``mo`` = 0, one tree) or MO-ISMCTS (``mo`` = 1, one tree per player) from
     ``root``, using ``d`` (``state_size`` bytes) and ``track`` (``track_size`` bytes) as scratch.
     With ``mast`` (not NULL) the rollouts are MAST's and every iteration credits its moves there;
-    NULL: the game's random rollout.
+    NULL: the game's random rollout. With ``ev`` (not NULL) the playout stops at its cutoff and
+    the learned evaluation gives the rewards (:c:func:`evaluate`).
 
     Stops after ``iterations`` (if > 0) or ``seconds`` (if > 0), whichever comes first, or when
     another thread sets ``stop``. With ``root_move`` >= 0 only that root move is searched (to value
@@ -380,7 +438,9 @@ cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* t
                 played[n_played] = move
                 played_by[n_played] = <int8_t>mover
                 n_played += 1
-        if mast == NULL:
+        if ev != NULL:
+            evaluate(g, d, ev, mast, rng, track, played, played_by, &n_played, ret)
+        elif mast == NULL:
             api.rollout(g.tables, d, rng, track)
         else:
             mast_rollout(g, d, mast, rng, track, played, played_by, &n_played)
@@ -388,7 +448,8 @@ cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* t
         if depth[q] >= 1:
             api.track_stats(g.tables, d, track, owner, sums)
             add_stats(stats, n_stats, path[q][1], sums, api.n_stats)
-        api.returns(g.tables, d, ret)
+        if ev == NULL:
+            api.returns(g.tables, d, ret)
         if mast != NULL:
             mast_credit(mast, played, played_by, n_played, ret)
         margin = margin_of(g, d, owner)
@@ -527,6 +588,7 @@ cdef const GameHandle* handle_of(state) except NULL:
     for what, value, low, high in (("num_players", api.num_players, 1, MAX_PLAYERS),
                                    ("n_stats", api.n_stats, 0, MAX_STATS),
                                    ("max_moves", api.max_moves, 1, SEARCH_MAX_MOVES),
+                                   ("n_features", api.n_features if api.features != NULL else 0, 0, MAX_FEATURES),
                                    ("state_size", api.state_size, 1, TRAIL_MAX_STATE)):
         if not low <= value <= high:
             raise UsageError(f"search: game {name!r}: {what} is {value}, the search holds {low} to {high}")
@@ -556,6 +618,8 @@ cdef class Search:
     cdef int32_t root_move
     cdef Mast mast           # rollout="mast": the move ratings (kept across reroot)
     cdef readonly str rollout
+    cdef Evaluation ev       # value=: the learned evaluation's weights and cutoff
+    cdef readonly object value
 
     def __cinit__(self):
         cdef int q
@@ -568,9 +632,9 @@ cdef class Search:
         self.mast.count = NULL
 
     def __init__(self, state, double c=0.7, bint mo=False, seed=0, long max_nodes=1_000_000, root_move=None,
-                 rollout="random"):
+                 rollout="random", value=None, int cutoff=0):
         cdef const GameHandle* h
-        cdef int q
+        cdef int q, k
         if state.is_terminal():
             raise UsageError("search: the game is over")
         if max_nodes < 1 or max_nodes > 200_000_000:
@@ -588,6 +652,12 @@ cdef class Search:
         self.game = h[0]
         self.player = h.api.to_move(h.tables, h.state)
         self.c, self.mo = c, mo
+        self.value = None if value is None else evaluation_weights(h, value, cutoff)
+        if self.value is not None:
+            self.ev.n = h.api.n_features
+            self.ev.cutoff = cutoff
+            for k in range(self.ev.n):
+                self.ev.w[k] = self.value[k]
         self.scratch = malloc(h.api.state_size + h.api.track_size)
         self.stats = <RootStats*>malloc(SEARCH_MAX_MOVES * sizeof(RootStats))
         if self.stats == NULL or self.scratch == NULL:
@@ -630,7 +700,8 @@ cdef class Search:
         with nogil:
             res = ismcts(&self.game, self.game.state, scratch, scratch + self.game.api.state_size, self.trees,
                          self.mo, iterations, seconds, self.c, self.rng, self.stats, &self.n_stats,
-                         &self.stop_flag, self.root_move, &self.mast if self.mast.key != NULL else NULL)
+                         &self.stop_flag, self.root_move, &self.mast if self.mast.key != NULL else NULL,
+                         &self.ev if self.value is not None else NULL)
         self.iterations += res.iterations
         self.seconds += res.seconds
         return res.iterations
@@ -742,6 +813,45 @@ cdef class Search:
         if pv_depth > 0:
             result["pv"] = lines
         return result
+
+
+MAX_CUTOFF = 100_000  # plies a learned evaluation's playout may run before it values the position
+
+
+cdef tuple evaluation_weights(const GameHandle* h, value, int cutoff):
+    """``value`` as the game's feature weights (a tuple of floats), checked: one finite number per
+    feature of the game, and a cutoff from 0 to MAX_CUTOFF plies."""
+    name = h.api.name.decode("utf-8", "replace")
+    n = h.api.n_features if h.api.features != NULL else 0
+    if n == 0:
+        raise UsageError(f"value: game {name!r} supplies no evaluation features")
+    try:
+        weights = tuple(float(w) for w in value)
+    except (TypeError, ValueError):
+        raise UsageError(f"value: must be {n} numbers, got {value!r}") from None
+    if len(weights) != n:
+        raise UsageError(f"value: game {name!r} has {n} features, got {len(weights)} weights")
+    if not all(np.isfinite(weights)):
+        raise UsageError("value: the weights must be finite numbers")
+    if not 0 <= cutoff <= MAX_CUTOFF:
+        raise UsageError(f"cutoff: must be from 0 to {MAX_CUTOFF} plies, got {cutoff}")
+    return weights
+
+
+def state_features(state, int player):
+    """The game's evaluation features of ``player``'s side of ``state`` (a float64 array, empty
+    for a game that supplies none): what a learned evaluation weighs."""
+    cdef const GameHandle* h = handle_of(state)
+    cdef int n = h.api.n_features if h.api.features != NULL else 0
+    cdef double f[MAX_FEATURES]
+    if not 0 <= player < h.api.num_players:
+        raise UsageError(f"player: must be from 0 to {h.api.num_players - 1}, got {player}")
+    out = np.zeros(n, dtype=np.float64)
+    if n:
+        h.api.features(h.tables, h.state, player, f)
+        for k in range(n):
+            out[k] = f[k]
+    return out
 
 
 def search(state, long iterations=1000, double seconds=0.0, double c=0.7, bint mo=False,

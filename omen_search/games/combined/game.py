@@ -14,7 +14,7 @@ from omen_search.games.combined.cards import Pool, RULESET, default_pool, load_p
 from omen_search.games.combined.reference import GameState
 from omen_search.games.combined.rules import Config
 from omen_search.games.heir import render
-from omen_search.games.heir.game import HEIR
+from omen_search.games.heir.game import FEATURE_NAMES, HEIR
 from omen_search.games.heir.heuristic import evaluate
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.observe import written_config
@@ -38,6 +38,7 @@ class CombinedGame(Game):
         Option("reign_seed", "the seed of a random choice of Reign of War cards", 0),
         Option("no_feats", "play without the Reign of War feats (C-4: they are on by default)", False, (False, True)),
     )
+    feature_names = FEATURE_NAMES  # the combined core is built on Heir's files, features included
     family = "heir+reign"  # type: ignore[assignment]
 
     def config(self, **options: Any) -> Config:

@@ -19,6 +19,12 @@ from omen_search.games.heir.reference import GameState
 from omen_search.games.heir.rules import CITIES, DEFAULT_MAX_TURNS, LEVELS, Config
 
 HIDDEN_EMISSARY = "emissary (face down)"  # an opponent's Emissary choice, as the other seat sees it
+# the core's evaluation features of one player's side (ext/heir/features.pxi, in its order): the
+# clock is the share of the nine reward tiles taken; a lead is a city where the player is stronger
+FEATURE_NAMES = ("points", "points x clock", "tiles unused", "tiles used", "treasured in hand",
+                 "structures completed", "cards beneath structure", "coins", "cards in hand",
+                 "strength in hand", "strength in cities", "units in cities", "cities led",
+                 "tiles in cities led", "tiles led x clock", "favored")
 
 
 @dataclass(frozen=True)
@@ -208,6 +214,7 @@ class HeirGame(Game):
         return HeirTable()
 
     outlook_key = "war_outlook"
+    feature_names = FEATURE_NAMES
 
     def outlook(self, state: Any, stats: tuple[float, ...], visits: int) -> tuple[CityOutlook, ...]:
         """Per city with reward tiles: the next war and the tiles taken, over the best move's

@@ -423,12 +423,12 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     from omen_search.value_training import train
 
     command = "omen-search train-value " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train-value"] else ""
-    evaluation = train(args.records, get_game(args.game), cutoff=args.cutoff, holdout=args.holdout, command=command)
+    evaluation = train(args.records, get_game(args.game), cutoff=args.cutoff, folds=args.folds, command=command)
     write_evaluation(args.out, evaluation)
-    held = evaluation.trained.get("held_out")
-    print(f"{evaluation.game}: {evaluation.trained['positions']} positions of {evaluation.trained['games']} games"
-          + (f"; on the {held['games']} games held out: log loss {held['log_loss']} (a coin: "
-             f"{held['log_loss_of_a_coin']}), favourite won {100 * held['accuracy']:.1f}%" if held else "")
+    fitted, cv = evaluation.trained, evaluation.trained.get("cross_validated")
+    print(f"{evaluation.game}: {fitted['positions']} positions of {fitted['games']} games"
+          + (f"; cross-validated over {cv['folds']} folds of games: log loss {cv['log_loss']} a position (a coin: "
+             f"{fitted['log_loss_of_a_coin']}), the favourite won {100 * cv['accuracy']:.1f}%" if cv else "")
           + f"; weights in {args.out}")
     return 0
 
@@ -921,8 +921,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="the evaluation file to write")
     p.add_argument("--cutoff", type=_within((0, MAX_CUTOFF)), default=0,
                    help="playout plies before the evaluation, written with the weights (default 0: at once)")
-    p.add_argument("--holdout", type=float, default=0.2,
-                   help="share of the games (the last, in name order) kept out of the fit to measure it (default 0.2)")
+    p.add_argument("--folds", type=int, default=5,
+                   help="cross-validate over this many parts of the games, each predicted by the weights fitted "
+                        "to the others (0: do not; default 5)")
     p.set_defaults(func=cmd_train_value)
 
     p = sub.add_parser("games", help="list the games, their players and their options (--game NAME)")

@@ -4,9 +4,10 @@ Every position of every record (before each move) is a sample: each player's fea
 (``state_features``, the game's core) and the player's return at the end of that game. The model
 is the search's: a conditional logit, each player's chance of winning the softmax of their weighted
 features (McFadden 1974), fitted by Newton's method on the log-likelihood, which is concave, with a
-small ridge penalty (features alike for every player, which cancel, then stay at zero). The last
-``holdout`` share of the games (in file order) is kept out of the fit to report how well it
-predicts games it has not seen.
+small ridge penalty (features alike for every player, which cancel, then stay at zero). How well
+it predicts games it has not seen is cross-validated by game: the games are dealt into ``folds``
+parts, and each part is predicted by the weights fitted to the others (positions of one game are
+alike, so a game is never split).
 """
 
 from __future__ import annotations
@@ -94,27 +95,36 @@ def accuracy(x: Array, y: Array, w: Array) -> float:
     return float((win_chances(x, w).argmax(axis=1) == y.argmax(axis=1)).mean())
 
 
-def train(folder: str | Path, game: Game, *, cutoff: int = 0, holdout: float = 0.2, ridge: float = 1e-3,
+def cross_validated(games: list[tuple[Array, Array]], folds: int, ridge: float) -> dict[str, float]:
+    """The mean log loss and accuracy on each fold's games (game ``i`` in fold ``i % folds``) of the
+    weights fitted to the other folds, over all held-out positions."""
+    losses, hits, total = 0.0, 0.0, 0
+    for k in range(folds):
+        fitted = [g for i, g in enumerate(games) if i % folds != k]
+        held = [g for i, g in enumerate(games) if i % folds == k]
+        w = fit(np.concatenate([x for x, _ in fitted]), np.concatenate([y for _, y in fitted]), ridge)
+        x, y = np.concatenate([x for x, _ in held]), np.concatenate([y for _, y in held])
+        losses += log_loss(x, y, w) * len(x)
+        hits += accuracy(x, y, w) * len(x)
+        total += len(x)
+    return {"folds": folds, "log_loss": round(losses / total, 4), "accuracy": round(hits / total, 4)}
+
+
+def train(folder: str | Path, game: Game, *, cutoff: int = 0, folds: int = 5, ridge: float = 1e-3,
           command: str = "") -> Evaluation:
-    """Fit ``game``'s evaluation to the records in ``folder``, keeping the last ``holdout`` share of
-    its games out of the fit to measure it (and their positions in the final fit: all games)."""
+    """Fit ``game``'s evaluation to all the records in ``folder``, and cross-validate it over
+    ``folds`` parts of them (0: not) to say how well it predicts games it has not seen."""
     if not game.feature_names:
         raise UsageError(f"train-value: {game.name} supplies no evaluation features")
-    if not 0 <= holdout < 1:
-        raise UsageError(f"holdout: must be at least 0 and below 1, got {holdout}")
     files = record_files(folder)
-    cut = len(files) - int(round(len(files) * holdout))
-    x_fit, y_fit = positions(files[:cut], game)
-    report: dict[str, Any] = {"command": command, "games": len(files), "positions": 0,
-                              "ridge": ridge, "players": sorted({p for f in files for p in load_record(f)["players"]})}
-    if cut < len(files):
-        x_test, y_test = positions(files[cut:], game)
-        w = fit(x_fit, y_fit, ridge)
-        report["held_out"] = {"games": len(files) - cut, "positions": len(x_test),
-                              "log_loss": round(log_loss(x_test, y_test, w), 4),
-                              "accuracy": round(accuracy(x_test, y_test, w), 4),
+    if isinstance(folds, bool) or not isinstance(folds, int) or not (folds == 0 or 2 <= folds <= len(files)):
+        raise UsageError(f"folds: must be 0 or from 2 to the {len(files)} games, got {folds!r}")
+    games = [positions([f], game) for f in files]
+    x, y = np.concatenate([g[0] for g in games]), np.concatenate([g[1] for g in games])
+    report: dict[str, Any] = {"command": command, "games": len(files), "positions": len(x), "ridge": ridge,
+                              "players": sorted({p for f in files for p in load_record(f)["players"]}),
                               "log_loss_of_a_coin": round(float(np.log(game.players)), 4)}
-        x_fit, y_fit = np.concatenate([x_fit, x_test]), np.concatenate([y_fit, y_test])
-    w = fit(x_fit, y_fit, ridge)
-    report["positions"] = len(x_fit)
+    if folds:
+        report["cross_validated"] = cross_validated(games, folds, ridge)
+    w = fit(x, y, ridge)
     return Evaluation(game.name, game.feature_names, tuple(round(float(v), 6) for v in w), cutoff, report)

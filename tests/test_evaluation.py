@@ -126,14 +126,17 @@ def test_training_reads_every_position_of_every_record(records):
     plies = sum(json.loads(f.read_text())["plies"] for f in files)
     assert x.shape == (plies, 2, 16) and y.shape == (plies, 2)
     assert set(y.sum(axis=1)) == {1.0}
-    evaluation = train(records, HEIR, cutoff=4, holdout=0.34, command="test")
-    assert evaluation.trained["positions"] == plies and evaluation.trained["held_out"]["games"] == 2
-    assert evaluation.cutoff == 4 and len(evaluation.weights) == 16
+    evaluation = train(records, HEIR, cutoff=4, folds=3, command="test")
+    assert evaluation.trained["positions"] == plies and evaluation.trained["cross_validated"]["folds"] == 3
+    assert 0 < evaluation.trained["cross_validated"]["log_loss"] and evaluation.cutoff == 4
+    assert evaluation.weights == train(records, HEIR, folds=0).weights  # the weights are fitted to every game
 
 
 def test_training_refuses_what_it_cannot_use(records, tmp_path):
     with pytest.raises(UsageError, match="no game records"):
         train(tmp_path, HEIR)
+    with pytest.raises(UsageError, match="folds"):
+        train(records, HEIR, folds=7)  # more folds than games
     with pytest.raises(UsageError, match="not heir-solo"):
         train(records, get_game("heir-solo"))
     with pytest.raises(UsageError, match="no evaluation features"):
@@ -143,7 +146,7 @@ def test_training_refuses_what_it_cannot_use(records, tmp_path):
 def test_the_cli_trains_and_says_how_well(records, tmp_path, capsys):
     out = tmp_path / "value.json"
     status, text, _ = run(capsys, "train-value", str(records), "--out", str(out), "--cutoff", "2")
-    assert status == 0 and "positions of 6 games" in text and "log loss" in text
+    assert status == 0 and "positions of 6 games" in text and "cross-validated over 5 folds" in text
     evaluation = read_evaluation(out, HEIR)
     assert evaluation.cutoff == 2 and evaluation.trained["games"] == 6
     assert_one_line_error(*run(capsys, "train-value", str(tmp_path / "none"), "--out", str(out)), "records")

@@ -63,6 +63,15 @@ row time0.1-mast-ismcts 400 ismcts:seconds=0.1,rollout=mast ismcts:seconds=0.1
 row time0.1-reuse-ismcts 400 ismcts:seconds=0.1,reuse=1 ismcts:seconds=0.1
 row time0.1-mast-reuse-ismcts 400 ismcts:seconds=0.1,rollout=mast,reuse=1 ismcts:seconds=0.1
 row time1-mast-reuse-ismcts 400 ismcts:seconds=1,rollout=mast,reuse=1 ismcts:seconds=1  # ten times the cost
+# The learned evaluation (omen_search/data/value-heir.json): playouts cut at once (cutoff 0, the
+# file's) and after ten uniform plies (stopped at 48 games, clearly worse)
+row time0.1-eval-ismcts 400 ismcts:seconds=0.1,eval=learned ismcts:seconds=0.1
+row time0.1-eval-cutoff10-ismcts 48 ismcts:seconds=0.1,eval=learned,cutoff=10 ismcts:seconds=0.1
+# The omen bot (ismcts with MAST and tree reuse) against ismcts at equal time in the other games
+row reign-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game reign-of-war
+row combined-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game heir+reign
+row omega-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game omega
+row omnia-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game omnia
 # MAST at equal iterations: what each MAST iteration is worth before its lost speed is counted
 row mast1000-ismcts1000 400 ismcts:iterations=1000,rollout=mast ismcts:iterations=1000
 # OMNIA (issue 19, point 8): ISMCTS against random and against the greedy deck builder, two players

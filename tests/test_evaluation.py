@@ -224,3 +224,13 @@ def test_omen_plays_exactly_as_ismcts_with_its_techniques_spelled_out():
         return state.moves
 
     assert game("omen:iterations=40") == game("ismcts:iterations=40,rollout=mast,reuse=1")
+
+
+@pytest.mark.parametrize("name", ["reign-of-war", "heir+reign", "omega", "omnia"])
+def test_omen_plays_every_game_legally(name):
+    game = get_game(name)
+    bots = [make_bot("omen:iterations=20,eval=learned", 1, game), make_bot("random", 2, game)]
+    state = game.new_initial_state(3)
+    while not state.is_terminal():
+        state.apply(bots[state.current_player].choose(state))  # apply checks that the move is legal
+    assert bots[0].evaluation(state) is None  # none of them ships an evaluation: playouts to the end

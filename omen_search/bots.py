@@ -395,9 +395,10 @@ class ISMCTSBot:
     def choose(self, state: Any) -> Any:
         core, seed = as_core(state, self.game), self.rng.next64()
         if self.reuse:
-            if self.keeper is None:
+            evaluation = self.evaluation(core)
+            if self.keeper is None or self.keeper.evaluation != evaluation:  # a first game, or another game's
                 self.keeper = TreeKeeper(c=self.c, mo=self.mo, workers=self.workers, rollout=self.rollout,
-                                         evaluation=self.evaluation(core))
+                                         evaluation=evaluation)
             return self.keeper.search(core, self.limit, seed).best
         return ismcts(core, self.limit, c=self.c, mo=self.mo, seed=seed, workers=self.workers,
                       rollout=self.rollout, evaluation=self.evaluation(core)).best

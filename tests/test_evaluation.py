@@ -234,3 +234,10 @@ def test_omen_plays_every_game_legally(name):
     while not state.is_terminal():
         state.apply(bots[state.current_player].choose(state))  # apply checks that the move is legal
     assert bots[0].evaluation(state) is None  # none of them ships an evaluation: playouts to the end
+
+
+def test_a_bot_with_reuse_searches_each_game_with_its_own_evaluation():
+    bot = make_bot("omen:iterations=30,eval=learned", 4)  # no game: the game of each state
+    heir, omega = HEIR.new_initial_state(2), get_game("omega").new_initial_state(2)
+    assert bot.choose(heir) in heir.legal_moves() and bot.keeper.evaluation is not None
+    assert bot.choose(omega) in omega.legal_moves() and bot.keeper.evaluation is None

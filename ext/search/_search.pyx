@@ -275,24 +275,26 @@ cdef int32_t mast_pick(Mast* t, const int32_t* legal, int n, int mover, uint64_t
     return legal[best]
 
 
-cdef void mast_rollout(const GameHandle* g, void* d, Mast* t, uint64_t* rng, void* track, int32_t* played,
-                       int8_t* played_by, int* n_played) noexcept nogil:
-    """Play the game out by MAST (``mast_pick``), noting each move and its mover in ``played``."""
+cdef void playout(const GameHandle* g, void* d, Mast* t, uint64_t* rng, void* track, int32_t* played,
+                  int8_t* played_by, int* n_played, int plies) noexcept nogil:
+    """Play ``plies`` moves (-1: to the end) driven ply by ply, by MAST (``mast_pick``) with ``t``,
+    else uniformly, noting each move and its mover in ``played``."""
     cdef int32_t legal[SEARCH_MAX_MOVES]
     cdef int32_t move
     cdef int n, mover
-    while True:
+    while plies != 0:
         mover = g.api.to_move(g.tables, d)
         if mover < 0:
             return
         n = g.api.legal_moves(g.tables, d, legal)
-        move = mast_pick(t, legal, n, mover, rng)
+        move = mast_pick(t, legal, n, mover, rng) if t != NULL else legal[rng_below(rng, n)]
         g.api.apply(g.tables, d, move, NULL)
         g.api.track_step(g.tables, d, track)
         if n_played[0] < MAST_RECORD:
             played[n_played[0]] = move
             played_by[n_played[0]] = <int8_t>mover
             n_played[0] += 1
+        plies -= 1
 
 
 cdef void mast_credit(Mast* t, const int32_t* played, const int8_t* played_by, int n, const double* ret) noexcept nogil:
@@ -310,21 +312,7 @@ cdef void evaluate(const GameHandle* g, void* d, const Evaluation* ev, Mast* t, 
     """The playout of a search with a learned evaluation: ``ev.cutoff`` plies (uniform, or MAST's
     with ``t``), then every player's reward from the position's features (:c:func:`feature_rewards`),
     or the game's returns if it ended first."""
-    cdef int32_t legal[SEARCH_MAX_MOVES]
-    cdef int32_t move
-    cdef int n, mover, ply
-    for ply in range(ev.cutoff):
-        mover = g.api.to_move(g.tables, d)
-        if mover < 0:
-            break
-        n = g.api.legal_moves(g.tables, d, legal)
-        move = mast_pick(t, legal, n, mover, rng) if t != NULL else legal[rng_below(rng, n)]
-        g.api.apply(g.tables, d, move, NULL)
-        g.api.track_step(g.tables, d, track)
-        if n_played[0] < MAST_RECORD:
-            played[n_played[0]] = move
-            played_by[n_played[0]] = <int8_t>mover
-            n_played[0] += 1
+    playout(g, d, t, rng, track, played, played_by, n_played, ev.cutoff)
     if g.api.to_move(g.tables, d) < 0:
         g.api.returns(g.tables, d, ret)
     else:
@@ -388,7 +376,9 @@ cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* t
     while True:
         if iterations > 0 and it >= iterations:
             break
-        if (it & 15) == 0 and (omen_load_flag(stop) or seconds > 0 and now_seconds() - start >= seconds):
+        # the clock at every iteration (a few dozen nanoseconds): an iteration may take milliseconds,
+        # a playout of a long game, and a time budget must not overrun by many of them
+        if omen_load_flag(stop) or seconds > 0 and now_seconds() - start >= seconds:
             break
         it += 1
         memcpy(d, root, api.state_size)
@@ -443,7 +433,7 @@ cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* t
         elif mast == NULL:
             api.rollout(g.tables, d, rng, track)
         else:
-            mast_rollout(g, d, mast, rng, track, played, played_by, &n_played)
+            playout(g, d, mast, rng, track, played, played_by, &n_played, -1)
         q = owner if mo else 0
         if depth[q] >= 1:
             api.track_stats(g.tables, d, track, owner, sums)

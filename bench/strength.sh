@@ -70,7 +70,7 @@ row time0.1-eval-cutoff10-ismcts 48 ismcts:seconds=0.1,eval=learned,cutoff=10 is
 # The omen bot (ismcts with MAST and tree reuse) against ismcts at equal time in the other games
 row reign-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game reign-of-war
 row combined-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game heir+reign
-# (20 games in OMEGA and OMNIA: a game there takes ten times as long as one of Heir; --games 100 --resume goes on)
+# (20 games in OMEGA and OMNIA so far: --games 100 --resume goes on)
 row omega-time0.1-omen-ismcts 20 omen:seconds=0.1 ismcts:seconds=0.1 --game omega
 row omnia-time0.1-omen-ismcts 20 omen:seconds=0.1 ismcts:seconds=0.1 --game omnia
 # MAST at equal iterations: what each MAST iteration is worth before its lost speed is counted

@@ -116,9 +116,12 @@ def train(folder: str | Path, game: Game, *, cutoff: int = 0, folds: int = 5, ri
     ``folds`` parts of them (0: not) to say how well it predicts games it has not seen."""
     if not game.feature_names:
         raise UsageError(f"train-value: {game.name} supplies no evaluation features")
+    if isinstance(folds, bool) or not isinstance(folds, int) or folds == 1 or folds < 0:
+        raise UsageError(f"folds: must be 0 (none) or at least 2, got {folds!r}")
     files = record_files(folder)
-    if isinstance(folds, bool) or not isinstance(folds, int) or not (folds == 0 or 2 <= folds <= len(files)):
-        raise UsageError(f"folds: must be 0 or from 2 to the {len(files)} games, got {folds!r}")
+    if folds > len(files):
+        raise UsageError(f"folds: {folds} folds need at least {folds} games, and {folder} holds {len(files)} "
+                         "(ask for fewer folds, or 0)")
     games = [positions([f], game) for f in files]
     x, y = np.concatenate([g[0] for g in games]), np.concatenate([g[1] for g in games])
     report: dict[str, Any] = {"command": command, "games": len(files), "positions": len(x), "ridge": ridge,

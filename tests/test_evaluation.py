@@ -241,3 +241,17 @@ def test_a_bot_with_reuse_searches_each_game_with_its_own_evaluation():
     heir, omega = HEIR.new_initial_state(2), get_game("omega").new_initial_state(2)
     assert bot.choose(heir) in heir.legal_moves() and bot.keeper.evaluation is not None
     assert bot.choose(omega) in omega.legal_moves() and bot.keeper.evaluation is None
+
+
+def test_train_value_refuses_bad_input_in_one_line(records, tmp_path, capsys):
+    out = str(tmp_path / "v.json")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "game-000000.json").write_text("{not json")
+    assert_one_line_error(*run(capsys, "train-value", str(bad), "--out", out, "--folds", "0"), "game-000000.json")
+    assert_one_line_error(*run(capsys, "train-value", str(bad), "--out", out), "5 folds need at least 5 games")
+    assert_one_line_error(*run(capsys, "train-value", str(records), "--out", out, "--cutoff", "-1"), "--cutoff")
+    assert_one_line_error(*run(capsys, "train-value", str(records), "--out", out, "--game", "omega"),
+                          "no evaluation features")
+    assert_one_line_error(*run(capsys, "train-value", str(records), "--out", out, "--folds", "1"), "folds")
+    assert not (tmp_path / "v.json").exists()  # nothing written

@@ -376,27 +376,32 @@ class ISMCTSBot:
         self.limit = Limit(iterations=iterations, seconds=seconds)
         self.c, self.mo, self.workers, self.rollout, self.reuse = c, mo, workers, rollout, reuse
         self.eval, self.cutoff = eval, cutoff
-        self.keeper: TreeKeeper | None = None
+        self.evaluations: dict[str, Evaluation | None] = {}  # by game name
+        self.keeper = (TreeKeeper(c=c, mo=mo, workers=workers, rollout=rollout,
+                                  evaluation=None if game is None else self.evaluation_of(game))
+                       if reuse else None)
         self.rng = Rng(seed)
         budget = f"iterations={iterations}" if seconds is None else f"seconds={seconds}"
         usual = {**SEARCH_DEFAULTS, **(OMEN_DEFAULTS if kind == "omen" else {})}
         extras = "".join(f",{k}={v}" for k, v in (("rollout", rollout), ("reuse", reuse), ("eval", eval))
                          if v != usual[k]) + (f",cutoff={cutoff}" if cutoff is not None else "")
-        self.evaluations: dict[str, Evaluation | None] = {}  # by game name
         self.name = f"{kind or ('ismcts-mo' if mo else 'ismcts')}:{budget},c={c}{extras}"
 
     def evaluation(self, core: Any) -> Evaluation | None:
         """The learned evaluation the bot searches ``core`` with (None: playouts to the end)."""
-        game = game_for(self.game, core)
+        return self.evaluation_of(game_for(self.game, core))
+
+    def evaluation_of(self, game: Game) -> Evaluation | None:
+        """The learned evaluation the bot searches ``game`` with (None: playouts to the end)."""
         if game.name not in self.evaluations:
             self.evaluations[game.name] = evaluation_for(self.eval, game, self.cutoff)
         return self.evaluations[game.name]
 
     def choose(self, state: Any) -> Any:
         core, seed = as_core(state, self.game), self.rng.next64()
-        if self.reuse:
+        if self.keeper is not None:
             evaluation = self.evaluation(core)
-            if self.keeper is None or self.keeper.evaluation != evaluation:  # a first game, or another game's
+            if self.keeper.evaluation != evaluation:  # a state of another game than the keeper's
                 self.keeper = TreeKeeper(c=self.c, mo=self.mo, workers=self.workers, rollout=self.rollout,
                                          evaluation=evaluation)
             return self.keeper.search(core, self.limit, seed).best

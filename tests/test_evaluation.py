@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -210,8 +211,9 @@ def test_the_advisor_and_the_suite_search_with_the_learned_evaluation_when_asked
     omega = played(get_game("omega"), 1, 3)
     assert (Advisor(Limit(iterations=200), seed=3, evaluation="learned").advise(omega).moves
             == Advisor(Limit(iterations=200), seed=3).advise(omega).moves)
-    status, out, _ = run(capsys, "suite", "--game", "heir", "--first", "2", "--budgets", "200", "--eval", "learned",
-                         "--quiet")
+    positions = Path(__file__).resolve().parents[1] / "bench" / "positions"  # the source tree's suite
+    status, out, _ = run(capsys, "suite", "--positions", str(positions), "--game", "heir", "--first", "2",
+                         "--budgets", "200", "--eval", "learned", "--quiet")
     assert status == 0 and "200 it" in out
 
 

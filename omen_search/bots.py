@@ -376,7 +376,6 @@ class ISMCTSBot:
         self.limit = Limit(iterations=iterations, seconds=seconds)
         self.c, self.mo, self.workers, self.rollout, self.reuse = c, mo, workers, rollout, reuse
         self.eval, self.cutoff = eval, cutoff
-        self.evaluations: dict[str, Evaluation | None] = {}  # by game name
         self.keeper = (TreeKeeper(c=c, mo=mo, workers=workers, rollout=rollout,
                                   evaluation=None if game is None else self.evaluation_of(game))
                        if reuse else None)
@@ -393,9 +392,7 @@ class ISMCTSBot:
 
     def evaluation_of(self, game: Game) -> Evaluation | None:
         """The learned evaluation the bot searches ``game`` with (None: playouts to the end)."""
-        if game.name not in self.evaluations:
-            self.evaluations[game.name] = evaluation_for(self.eval, game, self.cutoff)
-        return self.evaluations[game.name]
+        return evaluation_for(self.eval, game, self.cutoff)
 
     def choose(self, state: Any) -> Any:
         core, seed = as_core(state, self.game), self.rng.next64()

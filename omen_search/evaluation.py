@@ -11,6 +11,7 @@ features, has no evaluation, and its searches play out to the end as before.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass, field
@@ -60,8 +61,10 @@ def shipped_path(game: Game) -> Path:
     return Path(str(resources.files("omen_search") / "data" / f"value-{game.name}.json"))
 
 
+@functools.cache
 def shipped_evaluation(game: Game) -> Evaluation | None:
-    """The evaluation shipped for ``game``, or None when it has none."""
+    """The evaluation shipped for ``game``, or None when it has none (read once a process: the
+    package's files do not change under it)."""
     path = shipped_path(game)
     return read_evaluation(path, game) if path.is_file() else None
 

@@ -465,7 +465,7 @@ def format_text(report: dict[str, Any]) -> str:
     for ab in report["ablations"]:
         label = ab[_card_label(report)]
         about = ", ".join([_text(label)] * (label is not None)
-                          + [f"{ab['copies']} copies"] * (ab["copies"] is not None))
+                          + [f"{ab['copies']} {'copy' if ab['copies'] == 1 else 'copies'}"] * (ab["copies"] is not None))
         about += "; " if about else ""
         out += ["", f"Ablation: without {ab['card']} ({about}played by "
                     f"{100 * ab['played_share']:.0f}% of seats), {ab['games']} games paired by seed",

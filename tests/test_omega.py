@@ -321,6 +321,22 @@ def test_ruling_o_rune_2_red_proliferates_from_the_altar():
     assert not state.todo, "the second red cannot proliferate onto a full Egregor"
 
 
+def test_ruling_d_omega_11_a_black_rune_taking_a_black_is_offered_only_while_it_changes_something():
+    state = main_phase()
+    set_pyramid(state, 0, runes(black=2))  # neither black known to the other player
+    give(state, 1, "Belzu", runes(red=2, black=1))
+    assert [m for m in moves(state) if m.startswith("black")] == ['black "Belzu" red', 'black "Belzu" black']
+    state.apply('black "Belzu" black')  # shows one of seat 0's blacks: the only thing it does
+    assert state.known[0] == runes(black=1) and state.pyramid[0] == runes(black=2)
+    before = [state.observation(seat) for seat in (0, 1)]
+    assert [m for m in moves(state) if m.startswith("black")] == ['black "Belzu" red']  # now it would do nothing
+    with pytest.raises(IllegalMoveError):
+        state.apply('black "Belzu" black')
+    assert [state.observation(seat) for seat in (0, 1)] == before
+    state.apply('black "Belzu" red')  # the known black goes first (O-hidden-2): the other is unknown again
+    assert state.known[0] == runes(red=1) and 'black "Belzu" black' in moves(state)
+
+
 def test_ruling_o_rune_5_a_pair_of_greens_on_two_egregors_draws_one():
     state = main_phase()
     set_pyramid(state, 0, runes(green=2))
@@ -530,7 +546,8 @@ def test_ruling_o_hidden_1_to_3_what_an_observation_shows():
     set_pyramid(state, 1, runes(red=3, gold=2), known=runes(red=1))
     seen = state.observation(0)
     assert seen["players"][1]["pyramid"] == {"known": {"red": 1}, "hidden": 4, "size": 5}
-    assert state.observation(1)["players"][1]["pyramid"] == {"runes": {"gold": 2, "red": 3}, "size": 5}
+    assert state.observation(1)["players"][1]["pyramid"] == {"runes": {"gold": 2, "red": 3}, "known": {"red": 1},
+                                                              "size": 5}  # he knows what the others have seen
     assert seen["stack"] == len(state.stack) and all(set(a) == {"stack", "top", "height"} for a in seen["arcana"])
     assert "bag" in seen and isinstance(seen["bag"], int), "the bag by its size only"
 
@@ -711,6 +728,7 @@ def example_observation() -> dict:
     (lambda o: o["gallery"].append("Nobody"), "obs.gallery[4]: unknown Egregor 'Nobody'"),
     (lambda o: o["arcana"][0].update(height=o["arcana"][0]["height"] + 2), "obs.arcana"),
     (lambda o: o["players"][1]["pyramid"].update(hidden=-1), "obs.players[1].pyramid.hidden"),
+    (lambda o: o["players"][0]["pyramid"].update(known={"gold": 2}), "obs.players[0].pyramid.known"),
     (lambda o: o.update(to_move=1), "obs.to_move"),
     (lambda o: o["queue"].append({"kind": "fly", "seat": 0}), "obs.queue[0].kind"),
 ])

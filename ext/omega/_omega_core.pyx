@@ -653,8 +653,8 @@ cdef int main_moves(const Tables* tb, const State* s, int32_t* out) noexcept nog
             for j in range(s.n_controlled[q]):
                 c = s.controlled[q][j]
                 if s.carried[c][WHITE] < WHITES_AGAINST_BLACK:
-                    for k in range(NK):
-                        if k != WHITE and s.carried[c][k]:
+                    for k in range(NK):  # D-omega-11: a black for a black only while it shows a rune
+                        if k != WHITE and s.carried[c][k] and not (k == BLACK and s.known[p][BLACK]):
                             out[n] = mk(V_BLACK, c, 0, k, 0)
                             n += 1
     if not s.mask_moved:

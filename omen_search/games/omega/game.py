@@ -92,6 +92,15 @@ class OmegaGame(CountedGame):
 
     # -- balance
 
+    card_label = "kind"  # an Egregor or an Arcanum
+
+    def balance_cards(self, cards: CardSet | None) -> list[dict[str, Any]]:
+        """Every Egregor of the set, then every Arcanum kind (its tokens the copies), whether the
+        games met it or not."""
+        cards = cards or default_cards()
+        return ([{"name": e.name, "kind": "egregor", "copies": 1, "source": e.source} for e in cards.egregors]
+                + [{"name": a.name, "kind": "arcanum", "copies": a.copies, "source": a.source} for a in cards.arcana])
+
     def card_played(self, move: Any) -> str | None:
         """An Egregor summoned or captured, an Arcanum taken: the balance report's "played"."""
         return move.card if move.verb in ("summon", "capture", "arcana") else None

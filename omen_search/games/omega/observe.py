@@ -26,7 +26,7 @@ def observe(state: Any, player: int) -> dict[str, Any]:
     for q in range(state.n):
         pyramid: dict[str, Any]
         if q == player:
-            pyramid = {"runes": runes(state.pyramid[q]), "size": sum(state.pyramid[q])}
+            pyramid = {"runes": runes(state.pyramid[q]), "known": runes(state.known[q]), "size": sum(state.pyramid[q])}
         else:
             known = state.known[q]
             pyramid = {"known": runes(known), "hidden": sum(state.pyramid[q]) - sum(known),

@@ -148,7 +148,10 @@ def state_from_observation(data: Any, cards: CardSet, root: str = "observation",
         pyramid = r.obj(r.get(seat, "pyramid", path), f"{path}.pyramid")
         if q == me:
             state.pyramid[q] = r.runes(r.get(pyramid, "runes", f"{path}.pyramid"), f"{path}.pyramid.runes")
-            state.known[q] = [0] * len(KINDS)
+            # the runes of his the others have seen (D-omega-11 reads them), none if not said
+            state.known[q] = r.runes(r.get(pyramid, "known", f"{path}.pyramid", {}), f"{path}.pyramid.known")
+            if any(k > n for k, n in zip(state.known[q], state.pyramid[q])):
+                r.fail(f"{path}.pyramid.known", "more known runes of a kind than the Pyramid holds")
         else:
             state.known[q] = r.runes(r.get(pyramid, "known", f"{path}.pyramid"), f"{path}.pyramid.known")
             hidden[q] = r.integer(r.get(pyramid, "hidden", f"{path}.pyramid"), f"{path}.pyramid.hidden", 0, sum(cards.runes))

@@ -578,8 +578,9 @@ class OmegaState(StepQueueState):
                 for c in self.controlled[q]:
                     runes = self.carried[c]
                     if runes[WHITE] < WHITES_AGAINST_BLACK:  # O-rune-7, O-rune-11
-                        moves += [Move("black", card=names[c].name, kind=KINDS[k])
-                                  for k in range(6) if k != WHITE and runes[k]]
+                        moves += [Move("black", card=names[c].name, kind=KINDS[k]) for k in range(6)
+                                  if k != WHITE and runes[k]
+                                  and not (k == BLACK and self.known[p][BLACK])]  # D-omega-11: no null move
         if not self.mask_moved:  # D-omega-6: once a turn reaches every end position
             moves += [Move("mask", card=names[c].name) for c in own
                       if not names[c].renegade and self.mask[p] != c]

@@ -67,6 +67,9 @@ row time1-mast-reuse-ismcts 400 ismcts:seconds=1,rollout=mast,reuse=1 ismcts:sec
 # file's) and after ten uniform plies (stopped at 48 games, clearly worse)
 row time0.1-eval-ismcts 400 ismcts:seconds=0.1,eval=learned ismcts:seconds=0.1
 row time0.1-eval-cutoff10-ismcts 48 ismcts:seconds=0.1,eval=learned,cutoff=10 ismcts:seconds=0.1
+# Belief weighting of the deals by the other player's moves, with the learned model of play
+# (omen_search/data/policy-heir.json) as fitted (belief=1)
+row time0.1-belief-ismcts 400 ismcts:seconds=0.1,belief=1 ismcts:seconds=0.1
 # The omen bot (ismcts with MAST and tree reuse) against ismcts at equal time in the other games
 row reign-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game reign-of-war
 row combined-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game heir+reign

@@ -10,9 +10,11 @@ between seeded bots on a seeded deal replays exactly. Specs::
     | omen:seconds=S
     (any of the searching bots takes seconds=S instead of, or with, iterations=N; ismcts takes
     workers=W for root parallelism, rollout=random|mast for its playout policy, reuse=0|1 for
-    keeping its tree from one decision to the next, and eval=none|learned (with cutoff=K plies)
+    keeping its tree from one decision to the next, eval=none|learned (with cutoff=K plies)
     for ending playouts with the game's shipped learned evaluation (a game without one plays them
-    out); omen is ismcts with the techniques that beat it at equal time (OMEN_DEFAULTS), each of
+    out), and belief=B (with worlds=N) for weighing its deals by the other players' moves since its
+    last decision, by the game's shipped model of play with its weights times B (0: off; a game
+    without one, or whose core cannot deal_like, deals as before); omen is ismcts with the techniques that beat it at equal time (OMEN_DEFAULTS), each of
     which it takes as an option too; any bot but human takes table=random|first|greedy: it
     drafts, and that bot plays every other decision, e.g. ismcts:iterations=500,table=greedy)
 """
@@ -26,23 +28,24 @@ from collections.abc import Callable
 from typing import IO, Any, Protocol
 
 from omen_search.errors import NotationError, UsageError, shown
-from omen_search.evaluation import EVALS, Evaluation, evaluation_for
+from omen_search.evaluation import EVALS, Evaluation, evaluation_for, shipped_evaluation
 from omen_search.game import Game, all_games, game_of
 from omen_search.limits import ITERATIONS, WORKERS, int_problem, seconds_problem
 from omen_search.rng import MASK64, Rng, splitmix64
-from omen_search._search import MAX_CUTOFF, playout_returns
-from omen_search.search import ROLLOUTS, Limit, Rollout, TreeKeeper, as_core, ismcts
+from omen_search._search import MAX_CUTOFF, MAX_WORLDS, playout_returns
+from omen_search.search import DEFAULT_WORLDS, ROLLOUTS, Belief, Limit, Rollout, TreeKeeper, as_core, ismcts
 from omen_search.state import State
 
 BOT_KINDS = ("random", "first", "human", "greedy", "pimc", "ismcts", "ismcts-mo", "omen")
-SEARCH_DEFAULTS: dict[str, Any] = {"rollout": "random", "reuse": 0, "eval": "none"}  # ismcts's techniques
+SEARCH_DEFAULTS: dict[str, Any] = {"rollout": "random", "reuse": 0, "eval": "none", "belief": 0.0}  # ismcts's techniques
 # omen: ismcts with what measured stronger at equal time (docs/strength.md, "At equal time")
 OMEN_DEFAULTS: dict[str, Any] = {"rollout": "mast", "reuse": 1}
+MAX_SHARPNESS = 100.0  # belief=B: the most the model of play's weights are multiplied by
 TABLE_KINDS = ("random", "first", "greedy")  # the bots a drafter leaves the table games to (table=KIND)
 DRAFT_DECISIONS = ("draft", "sdraft")  # the decisions (Game.decision_name) a bot with table=KIND makes itself
 _SEARCH_OPTIONS: dict[str, Callable[[str], Any]] = {
     "iterations": int, "seconds": float, "c": float, "workers": int, "table": str, "rollout": str, "reuse": int,
-    "eval": str, "cutoff": int}
+    "eval": str, "cutoff": int, "belief": float, "worlds": int}
 _OPTIONS: dict[str, dict[str, Callable[[str], Any]]] = {
     "random": {"table": str},
     "first": {"table": str},
@@ -63,6 +66,8 @@ _PROBLEMS: dict[str, Callable[[Any], str | None]] = {  # why an option's value i
     "reuse": lambda v: None if v in (0, 1) else f"must be 0 or 1, got {v}",
     "eval": lambda v: None if v in EVALS else f"must be one of {', '.join(EVALS)}, got {shown(v)}",
     "cutoff": lambda v: int_problem(v, (0, MAX_CUTOFF)),
+    "belief": lambda v: None if 0 <= v <= MAX_SHARPNESS else f"must be a number from 0 to {MAX_SHARPNESS:g}, got {v}",
+    "worlds": lambda v: int_problem(v, (1, MAX_WORLDS)),
 }
 
 
@@ -366,25 +371,45 @@ class ISMCTSBot:
     picks the playout policy; ``reuse`` keeps the tree from one of its decisions to its next in the
     same game (:class:`~omen_search.search.TreeKeeper`); ``eval="learned"`` ends the playouts with
     the game's shipped evaluation (:mod:`omen_search.evaluation`) after ``cutoff`` plies (None: the
-    file's), or plays them out in a game that has none."""
+    file's), or plays them out in a game that has none; ``belief`` > 0 weighs its determinisations
+    by the other players' moves since its last decision over ``worlds`` deals
+    (:class:`~omen_search.search.Belief`, with the game's shipped model of play, its weights times
+    ``belief``; none in a game without one)."""
 
     def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None,
                  c: float = 0.7, mo: bool = False, workers: int = 1, game: Game | None = None,
                  rollout: Rollout = "random", reuse: int = 0, eval: str = "none", cutoff: int | None = None,
-                 kind: str | None = None):
+                 belief: float = 0.0, worlds: int = DEFAULT_WORLDS, kind: str | None = None):
         self.game = game
         self.limit = Limit(iterations=iterations, seconds=seconds)
         self.c, self.mo, self.workers, self.rollout, self.reuse = c, mo, workers, rollout, reuse
-        self.eval, self.cutoff = eval, cutoff
-        self.keeper = (TreeKeeper(c=c, mo=mo, workers=workers, rollout=rollout,
-                                  evaluation=None if game is None else self.evaluation_of(game))
-                       if reuse else None)
+        self.eval, self.cutoff, self.belief, self.worlds = eval, cutoff, belief, worlds
+        # with reuse or belief: the searches kept (kept_for), from the start for a bot of one game
+        self.keeper = self.new_keeper(game) if game is not None and (reuse or belief) else None
+        self.keeper_game = game  # the game they are of
         self.rng = Rng(seed)
         budget = f"iterations={iterations}" if seconds is None else f"seconds={seconds}"
         usual = {**SEARCH_DEFAULTS, **(OMEN_DEFAULTS if kind == "omen" else {})}
-        extras = "".join(f",{k}={v}" for k, v in (("rollout", rollout), ("reuse", reuse), ("eval", eval))
-                         if v != usual[k]) + (f",cutoff={cutoff}" if cutoff is not None else "")
+        extras = "".join(f",{k}={v}" for k, v in (("rollout", rollout), ("reuse", reuse), ("eval", eval),
+                                                  ("belief", belief)) if v != usual[k])
+        extras += "".join(f",{k}={v}" for k, v in (("cutoff", cutoff), ("worlds", worlds if belief else None))
+                          if v is not None)
         self.name = f"{kind or ('ismcts-mo' if mo else 'ismcts')}:{budget},c={c}{extras}"
+
+    def kept_for(self, core: Any) -> TreeKeeper:
+        """The keeper of the bot's searches (with reuse or belief) for the game of ``core``: a new
+        one for a game other than the last one's."""
+        game = game_for(self.game, core)
+        if self.keeper is None or self.keeper_game is not game:
+            self.keeper, self.keeper_game = self.new_keeper(game), game
+        return self.keeper
+
+    def new_keeper(self, game: Game) -> TreeKeeper:
+        """The bot's searches for a game of ``game``, kept from decision to decision."""
+        model = shipped_evaluation(game, "policy") if self.belief else None
+        belief = None if model is None else Belief(tuple(self.belief * w for w in model.weights), self.worlds)
+        return TreeKeeper(c=self.c, mo=self.mo, workers=self.workers, rollout=self.rollout,
+                          evaluation=self.evaluation_of(game), reuse=bool(self.reuse), belief=belief)
 
     def evaluation(self, core: Any) -> Evaluation | None:
         """The learned evaluation the bot searches ``core`` with (None: playouts to the end)."""
@@ -396,12 +421,8 @@ class ISMCTSBot:
 
     def choose(self, state: Any) -> Any:
         core, seed = as_core(state, self.game), self.rng.next64()
-        if self.keeper is not None:
-            evaluation = self.evaluation(core)
-            if self.keeper.evaluation != evaluation:  # a state of another game than the keeper's
-                self.keeper = TreeKeeper(c=self.c, mo=self.mo, workers=self.workers, rollout=self.rollout,
-                                         evaluation=evaluation)
-            return self.keeper.search(core, self.limit, seed).best
+        if self.reuse or self.belief:
+            return self.kept_for(core).search(core, self.limit, seed).best
         return ismcts(core, self.limit, c=self.c, mo=self.mo, seed=seed, workers=self.workers,
                       rollout=self.rollout, evaluation=self.evaluation(core)).best
 

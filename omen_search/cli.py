@@ -423,12 +423,18 @@ def cmd_train_value(args: argparse.Namespace) -> int:
     from omen_search.value_training import train
 
     command = "omen-search train-value " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train-value"] else ""
-    evaluation = train(args.records, get_game(args.game), cutoff=args.cutoff, folds=args.folds, command=command)
+    target = "policy" if args.policy else "value"
+    evaluation = train(args.records, get_game(args.game), target=target, cutoff=args.cutoff, folds=args.folds,
+                       command=command)
     write_evaluation(args.out, evaluation)
     fitted, cv = evaluation.trained, evaluation.trained.get("cross_validated")
-    print(f"{evaluation.game}: {fitted['positions']} positions of {fitted['games']} games"
-          + (f"; cross-validated over {cv['folds']} folds of games: log loss {cv['log_loss']} a position (a coin: "
-             f"{fitted['log_loss_of_a_coin']}), the favourite won {100 * cv['accuracy']:.1f}%" if cv else "")
+    if target == "value":
+        what, chance, hit = "positions", f"a coin: {fitted['log_loss_of_a_coin']}", "the favourite won"
+    else:
+        what, chance, hit = "decisions", f"uniform: {fitted['log_loss_of_uniform']}", "the likeliest move was played"
+    print(f"{evaluation.game}: {fitted[what]} {what} of {fitted['games']} games"
+          + (f"; cross-validated over {cv['folds']} folds of games: log loss {cv['log_loss']} a {what[:-1]} "
+             f"({chance}), {hit} {100 * cv['accuracy']:.1f}%" if cv else "")
           + f"; weights in {args.out}")
     return 0
 
@@ -698,7 +704,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", default=None,
                    help=f"one player per seat, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
                         "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (ismcts also takes "
-                        "rollout=random|mast, reuse=0|1 and eval=none|learned with cutoff=K; omen is ismcts with "
+                        "rollout=random|mast, reuse=0|1, eval=none|learned with cutoff=K and belief=B with "
+                        "worlds=N; omen is ismcts with "
                         "rollout=mast,reuse=1: docs/strength.md); table=random|first|greedy "
                         "makes a bot only draft, e.g. ismcts:iterations=500,table=greedy (default random in every "
                         "seat; with --resume, the record's players)")
@@ -915,7 +922,10 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Every position of the records in RECORDS (a folder, e.g. match --records) "
                                    "is a sample: each player's features and their result. The weights of the "
                                    "search's evaluation (bots' eval=learned) are fitted to them and written "
-                                   "to --out; the package ships them as omen_search/data/value-GAME.json.")
+                                   "to --out; the package ships them as omen_search/data/value-GAME.json. With "
+                                   "--policy, every decision is a sample instead: the move played among the legal "
+                                   "ones; the weights are then the model of play of bots' belief=B, shipped as "
+                                   "omen_search/data/policy-GAME.json.")
     p.add_argument("records", metavar="RECORDS", help="a folder of game records (*.json) of --game")
     _add_game_flag(p)
     p.add_argument("--out", required=True, help="the evaluation file to write")
@@ -924,6 +934,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--folds", type=int, default=5,
                    help="cross-validate over this many parts of the games, each predicted by the weights fitted "
                         "to the others (0: do not; default 5)")
+    p.add_argument("--policy", action="store_true",
+                   help="fit the model of play (which move is played) instead of the evaluation (who wins)")
     p.set_defaults(func=cmd_train_value)
 
     p = sub.add_parser("games", help="list the games, their players and their options (--game NAME)")

@@ -6,7 +6,9 @@ named by :attr:`Game.feature_names <omen_search.game.Game.feature_names>`). A se
 player's weighted sum of their features, the rewards their softmax (a conditional logit of who
 wins). The weights are fitted to self-play records (:mod:`omen_search.value_training`) and shipped
 as ``omen_search/data/value-<game>.json``; a game without such a file, or whose core has no
-features, has no evaluation, and its searches play out to the end as before.
+features, has no evaluation, and its searches play out to the end as before. The model of play a
+belief weighting weighs deals by (``Search.believe``) is weights over the same features, fitted to
+the moves played and shipped in the same format as ``policy-<game>.json``.
 """
 
 from __future__ import annotations
@@ -56,16 +58,17 @@ class Evaluation:
                 "features": dict(zip(self.features, self.weights)), "trained": self.trained}
 
 
-def shipped_path(game: Game) -> Path:
-    """Where the package keeps ``game``'s evaluation (the file may not exist)."""
-    return Path(str(resources.files("omen_search") / "data" / f"value-{game.name}.json"))
+def shipped_path(game: Game, target: str = "value") -> Path:
+    """Where the package keeps ``game``'s evaluation (``target`` ``"policy"``: its model of play;
+    the file may not exist)."""
+    return Path(str(resources.files("omen_search") / "data" / f"{target}-{game.name}.json"))
 
 
 @functools.cache
-def shipped_evaluation(game: Game) -> Evaluation | None:
-    """The evaluation shipped for ``game``, or None when it has none (read once a process: the
-    package's files do not change under it)."""
-    path = shipped_path(game)
+def shipped_evaluation(game: Game, target: str = "value") -> Evaluation | None:
+    """The evaluation (or model of play) shipped for ``game``, or None when it has none (read once
+    a process: the package's files do not change under it)."""
+    path = shipped_path(game, target)
     return read_evaluation(path, game) if path.is_file() else None
 
 

@@ -17,6 +17,7 @@ workers and turns move ids into the game's moves.
 from __future__ import annotations
 
 import math
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
@@ -29,6 +30,7 @@ from omen_search.game import DEFAULT_GAME, Game, game_of, get_game
 from omen_search.limits import ITERATIONS, WORKERS, check_int, check_seconds
 
 DEFAULT_MAX_NODES = 1_000_000  # per tree: about 56 MB
+DEFAULT_WORLDS = 512  # deals a belief weighting weighs at a decision (Belief.worlds)
 Rollout = Literal["random", "mast"]
 ROLLOUTS: tuple[Rollout, ...] = get_args(Rollout)  # the game's uniform rollout, or MAST (ext/search/_search.pyx)
 
@@ -47,6 +49,18 @@ class Limit:
             check_int(self.iterations, "limit.iterations", ITERATIONS)
         if self.seconds is not None:
             check_seconds(self.seconds, "limit.seconds")
+
+
+@dataclass(frozen=True)
+class Belief:
+    """Belief weighting of a search's determinisations
+    (:meth:`Search.believe <omen_search._search.Search.believe>`): ``worlds`` deals of the state
+    where the other players' latest moves began, each weighed by how likely those moves were in
+    it if they play a softmax over their moves of the features after each weighed by ``weights``
+    (a model of play, :mod:`omen_search.value_training`; None: uniformly random)."""
+
+    weights: tuple[float, ...] | None
+    worlds: int = DEFAULT_WORLDS
 
 
 @dataclass(frozen=True)
@@ -157,20 +171,33 @@ def check_options(c: float, workers: int, rollout: str) -> None:
 
 
 class TreeKeeper:
-    """Tree reuse: one player's searches kept from one decision to the next of the same game.
+    """Tree reuse, and belief weighting: one player's searches kept from one decision to the next of
+    the same game.
 
     At a decision it names the moves played since its last search (the state's ``moves``, read as
     move ids on a copy of that search's root) and keeps the subtree they lead to
     (:meth:`Search.reroot <omen_search._search.Search.reroot>`, which checks that they lead from
     the old root to this state byte for byte and refuses a path through a move the player could
     not see). Otherwise (another game, a state without its move list, an observation) it starts
-    afresh. ``reused`` and ``fresh`` count the decisions of each kind."""
+    afresh. ``reused`` and ``fresh`` count the decisions of each kind; ``reuse=False`` starts
+    afresh every time.
+
+    With ``belief``, the searches of a decision weigh their determinisations by the moves the other
+    players made since the player's last decision (:meth:`believe`), in a game whose core can
+    (:func:`~omen_search._search.can_believe`); the time that takes comes out of a ``seconds``
+    budget. ``weighed``, ``kept``, ``ess`` and ``believing`` sum the decisions weighed, their worlds
+    of positive weight, their effective numbers and the seconds it took."""
 
     def __init__(self, *, c: float = 0.7, mo: bool = False, workers: int = 1, max_nodes: int = DEFAULT_MAX_NODES,
-                 rollout: Rollout = "random", evaluation: Evaluation | None = None):
+                 rollout: Rollout = "random", evaluation: Evaluation | None = None, reuse: bool = True,
+                 belief: Belief | None = None):
         check_options(c, workers, rollout)
         self.c, self.mo, self.workers, self.max_nodes, self.rollout = c, mo, workers, max_nodes, rollout
-        self.evaluation = evaluation
+        self.evaluation, self.reuse, self.belief = evaluation, reuse, belief
+        self.belief_seconds = 0.0  # the time the last decision's belief weighting took
+        self.anchor: tuple[Any, list[tuple[int, int]]] | None = None  # where the others' latest moves began
+        self.weighed = self.kept = 0
+        self.ess = self.believing = 0.0
         self.searches: list[Any] = []
         self.root: Any = None  # a copy of the state of the last search
         self.played = 0  # len(moves) of the state the last search was given
@@ -186,7 +213,8 @@ class TreeKeeper:
         if len(core.legal_move_ids()) == 1:
             return root_result(core, [])
         searches = self.searches_for(core, seed)
-        run_searches(searches, limit.iterations or 0, limit.seconds or 0.0)
+        seconds = max(limit.seconds - self.belief_seconds, 1e-3) if limit.seconds else 0.0
+        run_searches(searches, limit.iterations or 0, seconds)
         return root_result(core, [s.result() for s in searches])
 
     def searches_for(self, core: Any, seed: int) -> list[Any]:
@@ -195,14 +223,51 @@ class TreeKeeper:
         or new ones; the caller runs them."""
         path = self.path_to(core)
         seeds = worker_seeds(seed, self.workers)
-        if path is not None and all(s.reroot(core, path, k) for s, k in zip(self.searches, seeds)):
+        if self.reuse and path is not None and all(s.reroot(core, path, k) for s, k in zip(self.searches, seeds)):
             self.reused += 1
         else:
             self.searches = new_searches(core, self.c, self.mo, seed, self.workers, self.max_nodes,
                                          rollout=self.rollout, evaluation=self.evaluation)
             self.fresh += 1
+        self.belief_seconds = 0.0
+        if path is None:  # another game, or its moves cannot be read: nothing to weigh by yet
+            self.anchor = None
+        elif self.belief is not None:
+            self.believe(core, path)
         self.root, self.played = core.clone(), len(getattr(core, "moves", ()))
         return self.searches
+
+    def believe(self, core: Any, path: list[tuple[int, int]]) -> None:
+        """Weigh the determinisations of this decision's searches by the other players' latest
+        moves: those in ``path`` (the moves since the last search's root, which it leads from), or,
+        when it has none (the player's next decision in a turn), those the last decision was
+        weighed by. The state where they began, as the player saw it, is dealt again and played
+        forward."""
+        from omen_search._search import can_believe
+
+        assert self.belief is not None
+        player = core.current_player
+        start = next((i for i, (_, mover) in enumerate(path) if mover != player), None)
+        if not can_believe(core):
+            return
+        began = time.perf_counter()
+        if start is not None:
+            past = self.root.clone()
+            for move, _ in path[:start]:
+                past.apply_id(move)
+            self.anchor = (past, path[start:])
+        elif self.anchor is not None:
+            self.anchor = (self.anchor[0], self.anchor[1] + path)
+        else:
+            return
+        past, moves = self.anchor
+        for search in self.searches:
+            report = search.believe(past, moves, self.belief.weights, self.belief.worlds)
+            self.weighed += 1
+            self.kept += report["kept"]
+            self.ess += report["ess"]
+        self.belief_seconds = time.perf_counter() - began
+        self.believing += self.belief_seconds
 
     def path_to(self, core: Any) -> list[tuple[int, int]] | None:
         """The ``(move id, mover)`` pairs of the moves ``core`` played since the last search's root

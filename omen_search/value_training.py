@@ -8,6 +8,11 @@ small ridge penalty (features alike for every player, which cancel, then stay at
 it predicts games it has not seen is cross-validated by game: the games are dealt into ``folds``
 parts, and each part is predicted by the weights fitted to the others (positions of one game are
 alike, so a game is never split).
+
+The model of play a belief weighting weighs deals by (``target="policy"``) is the same logit over
+another choice: at every decision of two or more moves, the move played among the legal ones, each
+move described by the mover's features after it less the mean of the other players'
+(:func:`move_features`, what ``Search.believe`` computes in C).
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ from omen_search.game import Game
 from omen_search.records import load_record, record_game, replay
 
 Array = npt.NDArray[np.float64]
+# samples: groups of choices with as many alternatives each, (x of shape (choices, alternatives,
+# features), y of shape (choices, alternatives), each row of y summing to 1)
+Samples = list[tuple[Array, Array]]
+TARGETS = ("value", "policy")  # who wins a position, or which move is played at a decision
 
 
 def record_files(folder: str | Path) -> list[Path]:
@@ -40,24 +49,64 @@ def record_files(folder: str | Path) -> list[Path]:
     return files
 
 
-def positions(files: Iterable[Path], game: Game) -> tuple[Array, Array]:
-    """Every position of the records (replayed and checked on the core): each player's features,
-    shape (positions, players, features), and each player's return in that game, (positions,
-    players). A record of another game is refused with :class:`UsageError`."""
+def replayed(path: Path, game: Game) -> tuple[list[Any], list[str], Any]:
+    """The states before each move of a record of ``game`` (replayed and checked on the core), its
+    moves and its final state; :class:`UsageError` for a record of another game or unfinished."""
+    record = load_record(path)
+    if record_game(record).name != game.name:
+        raise UsageError(f"records: {path} is a game of {record.get('game')}, not {game.name}")
+    seen: list[Any] = []
+    final = replay(record, game=game, engine="core", before=lambda s: seen.append(s.clone()))
+    if not final.is_terminal():
+        raise UsageError(f"records: {path}: the game is not finished")
+    return seen, record["moves"], final
+
+
+def players_features(state: Any, players: int) -> Array:
+    """Each player's features in ``state``, shape (players, features)."""
+    return np.stack([state_features(state, p) for p in range(players)])
+
+
+def positions(files: Iterable[Path], game: Game) -> Samples:
+    """Every position of the records: each player's features, shape (positions, players, features),
+    and each player's return in that game, (positions, players), as one group."""
     xs: list[Array] = []
     ys: list[Array] = []
     for path in files:
-        record = load_record(path)
-        if record_game(record).name != game.name:
-            raise UsageError(f"records: {path} is a game of {record.get('game')}, not {game.name}")
-        seen: list[Array] = []
-        final = replay(record, game=game, engine="core",
-                       before=lambda s: seen.append(np.stack([state_features(s, p) for p in range(game.players)])))
-        if not final.is_terminal():
-            raise UsageError(f"records: {path}: the game is not finished")
-        xs.extend(seen)
+        seen, _, final = replayed(path, game)
+        xs.extend(players_features(s, game.players) for s in seen)
         ys.extend([np.asarray(final.returns(), dtype=np.float64)] * len(seen))
-    return np.stack(xs), np.stack(ys)
+    return [(np.stack(xs), np.stack(ys))]
+
+
+def move_features(state: Any, players: int) -> Array:
+    """Each legal move of ``state`` (in ``legal_move_ids`` order) as the model of play sees it: the
+    mover's features after it less the mean of the other players', shape (moves, features)."""
+    mover, rows = state.current_player, []
+    for move_id in state.legal_move_ids():
+        after = state.clone()
+        after.apply_id(move_id)
+        f = players_features(after, players)
+        rows.append(f[mover] - np.delete(f, mover, axis=0).mean(axis=0))
+    return np.stack(rows)
+
+
+def decisions(files: Iterable[Path], game: Game) -> Samples:
+    """Every decision of two or more legal moves in the records: its moves' features
+    (:func:`move_features`) and the move played (one-hot), grouped by the number of moves."""
+    groups: dict[int, tuple[list[Array], list[Array]]] = {}
+    for path in files:
+        seen, moves, _ = replayed(path, game)
+        for state, text in zip(seen, moves):
+            ids = state.legal_move_ids()
+            if len(ids) < 2:
+                continue
+            played = np.zeros(len(ids))
+            played[state.legal_moves().index(game.parse_move(text))] = 1.0
+            xs, ys = groups.setdefault(len(ids), ([], []))
+            xs.append(move_features(state, game.players))
+            ys.append(played)
+    return [(np.stack(xs), np.stack(ys)) for xs, ys in groups.values()]
 
 
 def win_chances(x: Array, w: Array) -> Array:
@@ -68,16 +117,18 @@ def win_chances(x: Array, w: Array) -> Array:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def fit(x: Array, y: Array, ridge: float = 1e-3, steps: int = 50) -> Array:
-    """The weights that maximise the log-likelihood of the returns ``y`` (each row sums to 1) less
-    ``ridge`` times the squared weights per position, by Newton's method."""
-    n, _, k = x.shape
+def fit(samples: Samples, ridge: float = 1e-3, steps: int = 50) -> Array:
+    """The weights that maximise the log-likelihood of the outcomes ``y`` (each row sums to 1) less
+    ``ridge`` times the squared weights per choice, by Newton's method."""
+    n, k = sum(len(x) for x, _ in samples), samples[0][0].shape[2]
     w = np.zeros(k)
     for _ in range(steps):
-        p = win_chances(x, w)
-        grad = np.einsum("npk,np->k", x, p - y) / n + ridge * w
-        mean = np.einsum("npk,np->nk", x, p)
-        hess = (np.einsum("npk,np,npj->kj", x, p, x) - mean.T @ mean) / n + ridge * np.eye(k)
+        grad, hess = ridge * w, ridge * np.eye(k)
+        for x, y in samples:
+            p = win_chances(x, w)
+            mean = np.einsum("npk,np->nk", x, p)
+            grad = grad + np.einsum("npk,np->k", x, p - y) / n
+            hess = hess + (np.einsum("npk,np,npj->kj", x, p, x) - mean.T @ mean) / n
         step = np.linalg.solve(hess, grad)
         w -= step
         if np.abs(step).max() < 1e-10:
@@ -85,35 +136,41 @@ def fit(x: Array, y: Array, ridge: float = 1e-3, steps: int = 50) -> Array:
     return w
 
 
-def log_loss(x: Array, y: Array, w: Array) -> float:
-    """Mean cross-entropy of the returns under the weights (nats a position)."""
-    return float(-(y * np.log(np.clip(win_chances(x, w), 1e-12, 1.0))).sum(axis=1).mean())
+def log_loss(samples: Samples, w: Array) -> float:
+    """Mean cross-entropy of the outcomes under the weights (nats a choice)."""
+    total = sum(float(-(y * np.log(np.clip(win_chances(x, w), 1e-12, 1.0))).sum()) for x, y in samples)
+    return total / sum(len(x) for x, _ in samples)
 
 
-def accuracy(x: Array, y: Array, w: Array) -> float:
-    """The share of positions whose favourite by the weights is the player with the best return."""
-    return float((win_chances(x, w).argmax(axis=1) == y.argmax(axis=1)).mean())
+def accuracy(samples: Samples, w: Array) -> float:
+    """The share of choices whose favourite by the weights has the best outcome (a position's
+    winner, a decision's move played)."""
+    hits = sum(int((win_chances(x, w).argmax(axis=1) == y.argmax(axis=1)).sum()) for x, y in samples)
+    return hits / sum(len(x) for x, _ in samples)
 
 
-def cross_validated(games: list[tuple[Array, Array]], folds: int, ridge: float) -> dict[str, float]:
+def cross_validated(games: list[Samples], folds: int, ridge: float) -> dict[str, float]:
     """The mean log loss and accuracy on each fold's games (game ``i`` in fold ``i % folds``) of the
-    weights fitted to the other folds, over all held-out positions."""
+    weights fitted to the other folds, over all held-out choices."""
     losses, hits, total = 0.0, 0.0, 0
     for k in range(folds):
-        fitted = [g for i, g in enumerate(games) if i % folds != k]
-        held = [g for i, g in enumerate(games) if i % folds == k]
-        w = fit(np.concatenate([x for x, _ in fitted]), np.concatenate([y for _, y in fitted]), ridge)
-        x, y = np.concatenate([x for x, _ in held]), np.concatenate([y for _, y in held])
-        losses += log_loss(x, y, w) * len(x)
-        hits += accuracy(x, y, w) * len(x)
-        total += len(x)
+        w = fit([g for i, game in enumerate(games) if i % folds != k for g in game], ridge)
+        held = [g for i, game in enumerate(games) if i % folds == k for g in game]
+        n = sum(len(x) for x, _ in held)
+        losses += log_loss(held, w) * n
+        hits += accuracy(held, w) * n
+        total += n
     return {"folds": folds, "log_loss": round(losses / total, 4), "accuracy": round(hits / total, 4)}
 
 
-def train(folder: str | Path, game: Game, *, cutoff: int = 0, folds: int = 5, ridge: float = 1e-3,
-          command: str = "") -> Evaluation:
-    """Fit ``game``'s evaluation to all the records in ``folder``, and cross-validate it over
-    ``folds`` parts of them (0: not) to say how well it predicts games it has not seen."""
+def train(folder: str | Path, game: Game, *, target: str = "value", cutoff: int = 0, folds: int = 5,
+          ridge: float = 1e-3, command: str = "") -> Evaluation:
+    """Fit ``game``'s evaluation (``target="value"``: who wins a position) or model of play
+    (``"policy"``: which move is played at a decision, for a belief weighting) to all the records in
+    ``folder``, and cross-validate it over ``folds`` parts of them (0: not) to say how well it
+    predicts games it has not seen."""
+    if target not in TARGETS:
+        raise UsageError(f"target: must be one of {', '.join(TARGETS)}, got {target!r}")
     if not game.feature_names:
         raise UsageError(f"train-value: {game.name} supplies no evaluation features")
     if isinstance(folds, bool) or not isinstance(folds, int) or folds == 1 or folds < 0:
@@ -122,12 +179,17 @@ def train(folder: str | Path, game: Game, *, cutoff: int = 0, folds: int = 5, ri
     if folds > len(files):
         raise UsageError(f"folds: {folds} folds need at least {folds} games, and {folder} holds {len(files)} "
                          "(ask for fewer folds, or 0)")
-    games = [positions([f], game) for f in files]
-    x, y = np.concatenate([g[0] for g in games]), np.concatenate([g[1] for g in games])
-    report: dict[str, Any] = {"command": command, "games": len(files), "positions": len(x), "ridge": ridge,
-                              "players": sorted({p for f in files for p in load_record(f)["players"]}),
-                              "log_loss_of_a_coin": round(float(np.log(game.players)), 4)}
+    games = [(positions if target == "value" else decisions)([f], game) for f in files]
+    samples = [g for game_samples in games for g in game_samples]
+    n = sum(len(x) for x, _ in samples)
+    report: dict[str, Any] = {"command": command, "games": len(files)}
+    if target == "value":
+        report |= {"positions": n, "ridge": ridge, "log_loss_of_a_coin": round(float(np.log(game.players)), 4)}
+    else:
+        uniform = sum(len(x) * np.log(x.shape[1]) for x, _ in samples) / n
+        report |= {"decisions": n, "ridge": ridge, "log_loss_of_uniform": round(float(uniform), 4)}
+    report["players"] = sorted({p for f in files for p in load_record(f)["players"]})
     if folds:
         report["cross_validated"] = cross_validated(games, folds, ridge)
-    w = fit(x, y, ridge)
+    w = fit(samples, ridge)
     return Evaluation(game.name, game.feature_names, tuple(round(float(v), 6) for v in w), cutoff, report)

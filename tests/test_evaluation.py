@@ -111,7 +111,7 @@ def test_fit_recovers_the_weights_that_made_the_data():
         chances = win_chances(x, truth)
         winners = (chances.cumsum(axis=1) > rng.random((len(x), 1))).argmax(axis=1)
         y = np.eye(players)[winners]
-        assert fit(x, y, ridge=1e-6) == pytest.approx(truth, abs=0.08)
+        assert fit([(x, y)], ridge=1e-6) == pytest.approx(truth, abs=0.08)
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +123,7 @@ def records(tmp_path_factory):
 
 def test_training_reads_every_position_of_every_record(records):
     files = record_files(records)
-    x, y = positions(files, HEIR)
+    [(x, y)] = positions(files, HEIR)
     plies = sum(json.loads(f.read_text())["plies"] for f in files)
     assert x.shape == (plies, 2, 16) and y.shape == (plies, 2)
     assert set(y.sum(axis=1)) == {1.0}

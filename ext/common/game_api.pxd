@@ -67,6 +67,11 @@ ctypedef struct GameApi:
     # n_features numbers of `player`'s side of a position that a learned evaluation weighs
     int n_features
     void (*features)(const void* tables, const void* s, int player, double* out) noexcept nogil
+    # optional (NULL: none; the search then weighs no deals by belief): determinize for `player`,
+    # but every other player holds the hidden hand they hold in `source` (the same game at the same
+    # point in another world: a deal of an earlier state played forward); returns 0, leaving s as
+    # it was, when those hands cannot be theirs as `player` sees s
+    int (*deal_like)(const void* tables, void* s, int player, const void* source, uint64_t* rng) noexcept nogil
 
 ctypedef struct GameHandle:
     const GameApi* api

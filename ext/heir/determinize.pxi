@@ -1,5 +1,7 @@
-cdef void deal_unseen(const Tables* tb, State* s, int p, uint64_t* rng) noexcept nogil:
-    """Re-deal everything ``p`` cannot see, uniformly among exactly the unseen cards and tiles.
+cdef void deal_unseen(const Tables* tb, State* s, int p, uint64_t* rng, const uint8_t* hand) noexcept nogil:
+    """Re-deal everything ``p`` cannot see, uniformly among exactly the unseen cards and tiles; with
+    ``hand`` (not NULL: counts by card type, checked by :c:func:`deal_like`) the opponent's hand is
+    that one and only the rest is dealt.
 
     Hidden from ``p``: the opponent's hand beyond its publicly known cards, the deck order, the cards
     beneath both players' structures, the opponent's undisclosed emissary, the reward tiles still in
@@ -31,6 +33,16 @@ cdef void deal_unseen(const Tables* tb, State* s, int p, uint64_t* rng) noexcept
     for i in range(s.deck_n):
         pool[n] = s.deck[i]
         n += 1
+    if hand != NULL:  # the hand's hidden copies leave the pool, which is dealt to the rest
+        n = 0
+        for i in range(hidden_hand + under_n[0] + under_n[1] + emissary + s.deck_n):
+            t = pool[i]
+            if s.hands[opp][t] < hand[t]:
+                s.hands[opp][t] += 1
+            else:
+                pool[n] = t
+                n += 1
+        hidden_hand = 0
     shuffle_raw(pool, n, rng)
     for i in range(hidden_hand):
         s.hands[opp][pool[k]] += 1
@@ -78,16 +90,51 @@ cdef void determinize(const Tables* tb, State* s, int p, uint64_t* rng) noexcept
     cdef int32_t buf[MAX_MOVES]
     cdef int attempt, i
     if not (s.pending.kind == DK_DISCARD and s.pending.player == 1 - p):
-        deal_unseen(tb, s, p, rng)
+        deal_unseen(tb, s, p, rng, NULL)
         return
     memcpy(&before, s, sizeof(State))
     c.tb = tb
     c.s = s
     c.tr = NULL
     for attempt in range(DEAL_ATTEMPTS):
-        deal_unseen(tb, s, p, rng)
+        deal_unseen(tb, s, p, rng, NULL)
         if gen_moves(&c, &s.pending, buf) > 0:
             return
         memcpy(s, &before, sizeof(State))
     for i in range(4):
         s.rng[i] = rng_next(rng)
+
+
+cdef bint deal_like(const Tables* tb, State* s, int p, const State* source, uint64_t* rng) noexcept nogil:
+    """:c:func:`determinize`, but the opponent holds the hand they hold in ``source`` (a state at the
+    same point of the game in another world: a deal of an earlier state played forward). Returns 0,
+    leaving ``s`` as it was, when that hand cannot be theirs as ``p`` sees ``s``: a size of its own,
+    fewer copies than are publicly known, copies ``p`` sees elsewhere, or (part-way through their
+    discards) no legal pick."""
+    cdef State before
+    cdef Ctx c
+    cdef int32_t buf[MAX_MOVES]
+    cdef int unseen[MAX_T]
+    cdef int opp = 1 - p, t, i, extra = 0
+    for t in range(tb.T):
+        unseen[t] = s.hands[opp][t] - s.known[opp][t] + s.under[0][t] + s.under[1][t]
+    if s.phase == PH_EMISSARY and s.emissaries[opp] >= 0:
+        unseen[s.emissaries[opp]] += 1
+    for i in range(s.deck_n):
+        unseen[s.deck[i]] += 1
+    for t in range(tb.T):
+        if source.hands[opp][t] < s.known[opp][t] or source.hands[opp][t] - s.known[opp][t] > unseen[t]:
+            return 0
+        extra += source.hands[opp][t] - s.hands[opp][t]
+    if extra != 0:
+        return 0
+    memcpy(&before, s, sizeof(State))
+    deal_unseen(tb, s, p, rng, source.hands[opp])
+    if s.pending.kind == DK_DISCARD and s.pending.player == opp:
+        c.tb = tb
+        c.s = s
+        c.tr = NULL
+        if gen_moves(&c, &s.pending, buf) == 0:
+            memcpy(s, &before, sizeof(State))
+            return 0
+    return 1

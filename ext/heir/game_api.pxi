@@ -34,6 +34,9 @@ cdef void api_scores(const void* tables, const void* s, int32_t* out) noexcept n
 cdef void api_determinize(const void* tables, void* s, int player, uint64_t* rng) noexcept nogil:
     determinize(<const Tables*>tables, <State*>s, player, rng)
 
+cdef int api_deal_like(const void* tables, void* s, int player, const void* source, uint64_t* rng) noexcept nogil:
+    return deal_like(<const Tables*>tables, <State*>s, player, <const State*>source, rng)
+
 cdef int32_t api_seen_move(const void* tables, int32_t move, int mover, int viewer) noexcept nogil:
     """Every move is public but the emissary another player places face down."""
     if mover != viewer and m_verb(move) == V_EMISSARY:
@@ -90,5 +93,6 @@ CORE_API.track_step = api_track_step
 CORE_API.track_stats = api_track_stats
 CORE_API.n_features = N_FEATURES
 CORE_API.features = api_features
+CORE_API.deal_like = api_deal_like
 assert CORE_API.state_size <= TRAIL_MAX_STATE and MAX_MOVES <= SEARCH_MAX_MOVES
 assert CORE_API.n_stats <= MAX_STATS and CORE_API.n_features <= MAX_FEATURES

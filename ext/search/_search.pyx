@@ -30,6 +30,15 @@ Two options, both off by default (then the search is the plain one above, draw f
   (the contract's optional entry) weighed by ``value``: each player's weighted sum, and the rewards
   are their softmax, a conditional logit (McFadden 1974) of who wins. A game that supplies no
   features has none.
+- :meth:`Search.believe`: belief weighting of the determinisations. Deals of an earlier state
+  (where the other players' moves since the searcher's last decision begin) are played forward
+  along the moves made since, each weighed by how likely the other players' moves were in it under
+  a model of their play (a conditional logit over their legal moves of weighted features, the
+  mover's after the move less the mean of the others', learned from self-play); an iteration then
+  deals the root with the hands of a world drawn by weight (the contract's optional ``deal_like``). Importance resampling, as in
+  the particle filter of Silver & Veness, "Monte-Carlo Planning in Large POMDPs", NIPS 2010, and
+  the inference of Buro et al., "Improving State Evaluation, Inference, and Search in Trick-Based
+  Card Games", IJCAI 2009.
 
 Nodes live in a pool allocated once per search with a cap; a full pool stops the tree growing
 (reported) and never exhausts memory.
@@ -100,12 +109,23 @@ cdef struct Evaluation:
     int n                     # the game's n_features (the length of w)
     double w[MAX_FEATURES]
 
+cdef struct Belief:
+    # believe(): worlds of the root with their weights; n = 0: every iteration determinises as usual
+    int n
+    char* worlds              # n states, each a deal of an earlier state played forward to the root
+    double* cdf               # their normalised weights, cumulated
+
 cdef struct Mast:
     # the MAST table: open addressing over MAST_SLOTS slots, keyed by (move id << 3 | mover) + 1
     int64_t* key              # 0: an empty slot
     double* reward            # the mover's summed reward over the iterations that played the move
     double* count
     int used
+
+
+cdef inline int features_of(const GameApi* api) noexcept nogil:
+    """The number of evaluation features the game supplies (0 without its ``features`` entry)."""
+    return api.n_features if api.features != NULL else 0
 
 
 cdef inline double now_seconds() noexcept nogil:
@@ -338,6 +358,102 @@ cdef void feature_rewards(const GameHandle* g, const void* d, const Evaluation* 
         ret[p] /= total
 
 
+cdef void deal(const GameHandle* g, void* d, int owner, uint64_t* rng, const Belief* belief) noexcept nogil:
+    """Determinise ``d`` for ``owner``: with worlds in ``belief``, with the hands of one drawn by
+    weight (``deal_like``; should its hands not fit, as usual)."""
+    cdef double u
+    cdef int lo = 0, hi, mid
+    if belief.n == 0:
+        g.api.determinize(g.tables, d, owner, rng)
+        return
+    hi = belief.n - 1
+    u = (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if belief.cdf[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    if not g.api.deal_like(g.tables, d, owner, belief.worlds + <size_t>lo * g.api.state_size, rng):
+        g.api.determinize(g.tables, d, owner, rng)
+
+
+cdef double move_utility(const GameHandle* g, const void* s, int mover, const Evaluation* model) noexcept nogil:
+    """The model of play's weighted features of a position reached by ``mover``'s move: the
+    mover's features less the mean of the other players' (value_training.move_features)."""
+    cdef double f[MAX_FEATURES]
+    cdef double u = 0.0, side
+    cdef int p, k
+    for p in range(g.api.num_players):
+        g.api.features(g.tables, s, p, f)
+        side = 1.0 if p == mover else -1.0 / (g.api.num_players - 1)
+        for k in range(model.n):
+            u += side * model.w[k] * f[k]
+    return u
+
+
+cdef double move_log_prob(const GameHandle* g, void* s, void* scratch, int32_t move,
+                          const Evaluation* model) noexcept nogil:
+    """The log-probability that the player to move in ``s`` plays ``move``, by the model of play
+    of :meth:`Search.believe`: a softmax over the legal moves of :c:func:`move_utility` after each;
+    without ``model`` (NULL), uniform over the legal moves. -INFINITY for a move not legal there."""
+    cdef int32_t legal[SEARCH_MAX_MOVES]
+    cdef double u[SEARCH_MAX_MOVES]
+    cdef double top = -INFINITY, total = 0.0
+    cdef int n, i, found = -1, mover = g.api.to_move(g.tables, s)
+    n = g.api.legal_moves(g.tables, s, legal)
+    for i in range(n):
+        if legal[i] == move:
+            found = i
+    if found < 0:
+        return -INFINITY
+    if model == NULL:
+        return -log(<double>n)
+    for i in range(n):
+        memcpy(scratch, s, g.api.state_size)
+        g.api.apply(g.tables, scratch, legal[i], NULL)
+        u[i] = move_utility(g, scratch, mover, model)
+        if u[i] > top:
+            top = u[i]
+    for i in range(n):
+        total += exp(u[i] - top)
+    return u[found] - top - log(total)
+
+
+cdef void weigh_worlds(const GameHandle* g, const void* past, const void* root, const int32_t* path, int n_path,
+                       int owner, const Evaluation* model, int worlds, uint64_t* rng, char* out,
+                       double* logw, void* scratch) noexcept nogil:
+    """Deal ``past`` for ``owner`` ``worlds`` times into ``out``, play each along ``path`` and
+    note in ``logw`` the log-likelihood of the other players' moves in it (:c:func:`move_log_prob`;
+    ``owner``'s own moves say nothing of what they cannot see, and count only as legal or not);
+    -INFINITY for a world in which a move of the path is not legal or whose hands cannot be
+    ``root``'s (``deal_like`` tried on a copy of it)."""
+    cdef size_t size = g.api.state_size
+    cdef char* w
+    cdef int k, i
+    cdef double p
+    for k in range(worlds):
+        w = out + <size_t>k * size
+        memcpy(w, past, size)
+        g.api.determinize(g.tables, w, owner, rng)
+        logw[k] = 0.0
+        for i in range(n_path):
+            if g.api.to_move(g.tables, w) < 0:
+                logw[k] = -INFINITY
+            elif g.api.to_move(g.tables, w) == owner:
+                p = move_log_prob(g, w, scratch, path[i], NULL)
+                logw[k] = -INFINITY if p == -INFINITY else logw[k]
+            else:
+                logw[k] += move_log_prob(g, w, scratch, path[i], model)
+            if logw[k] == -INFINITY:
+                break
+            g.api.apply(g.tables, w, path[i], NULL)
+        if logw[k] != -INFINITY:
+            memcpy(scratch, root, size)
+            if not g.api.deal_like(g.tables, scratch, owner, w, rng):
+                logw[k] = -INFINITY
+
+
 cdef struct SearchResult:
     long iterations
     double seconds
@@ -345,12 +461,14 @@ cdef struct SearchResult:
 
 cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* track, Tree* trees, int mo,
                          long iterations, double seconds, double c, uint64_t* rng, RootStats* stats,
-                         int* n_stats, int* stop, int32_t root_move, Mast* mast, const Evaluation* ev) noexcept nogil:
+                         int* n_stats, int* stop, int32_t root_move, Mast* mast, const Evaluation* ev,
+                         const Belief* belief) noexcept nogil:
     """Run SO-ISMCTS (``mo`` = 0, one tree) or MO-ISMCTS (``mo`` = 1, one tree per player) from
     ``root``, using ``d`` (``state_size`` bytes) and ``track`` (``track_size`` bytes) as scratch.
     With ``mast`` (not NULL) the rollouts are MAST's and every iteration credits its moves there;
     NULL: the game's random rollout. With ``ev`` (not NULL) the playout stops at its cutoff and
-    the learned evaluation gives the rewards (:c:func:`evaluate`).
+    the learned evaluation gives the rewards (:c:func:`evaluate`). Each iteration's determinisation
+    is :c:func:`deal`'s, by ``belief``.
 
     Stops after ``iterations`` (if > 0) or ``seconds`` (if > 0), whichever comes first, or when
     another thread sets ``stop``. With ``root_move`` >= 0 only that root move is searched (to value
@@ -382,7 +500,7 @@ cdef SearchResult ismcts(const GameHandle* g, const void* root, void* d, void* t
             break
         it += 1
         memcpy(d, root, api.state_size)
-        api.determinize(g.tables, d, owner, rng)
+        deal(g, d, owner, rng, belief)
         api.track_begin(g.tables, d, track)
         for q in range(trees_n):
             cur[q] = 0
@@ -578,7 +696,7 @@ cdef const GameHandle* handle_of(state) except NULL:
     for what, value, low, high in (("num_players", api.num_players, 1, MAX_PLAYERS),
                                    ("n_stats", api.n_stats, 0, MAX_STATS),
                                    ("max_moves", api.max_moves, 1, SEARCH_MAX_MOVES),
-                                   ("n_features", api.n_features if api.features != NULL else 0, 0, MAX_FEATURES),
+                                   ("n_features", features_of(api), 0, MAX_FEATURES),
                                    ("state_size", api.state_size, 1, TRAIL_MAX_STATE)):
         if not low <= value <= high:
             raise UsageError(f"search: game {name!r}: {what} is {value}, the search holds {low} to {high}")
@@ -610,6 +728,8 @@ cdef class Search:
     cdef readonly str rollout
     cdef Evaluation ev       # value=: the learned evaluation's weights and cutoff
     cdef readonly object value
+    cdef Belief belief       # believe(): the weighed worlds of the root (until a reroot)
+    cdef Evaluation model    # believe(): the evaluation its model of the other players' play weighs
 
     def __cinit__(self):
         cdef int q
@@ -620,6 +740,9 @@ cdef class Search:
         self.mast.key = NULL
         self.mast.reward = NULL
         self.mast.count = NULL
+        self.belief.n = 0
+        self.belief.worlds = NULL
+        self.belief.cdf = NULL
 
     def __init__(self, state, double c=0.7, bint mo=False, seed=0, long max_nodes=1_000_000, root_move=None,
                  rollout="random", value=None, int cutoff=0):
@@ -676,6 +799,8 @@ cdef class Search:
         free(self.mast.key)
         free(self.mast.reward)
         free(self.mast.count)
+        free(self.belief.worlds)
+        free(self.belief.cdf)
         for q in range(MAX_PLAYERS):
             free(self.trees[q].nodes)
 
@@ -691,7 +816,7 @@ cdef class Search:
             res = ismcts(&self.game, self.game.state, scratch, scratch + self.game.api.state_size, self.trees,
                          self.mo, iterations, seconds, self.c, self.rng, self.stats, &self.n_stats,
                          &self.stop_flag, self.root_move, &self.mast if self.mast.key != NULL else NULL,
-                         &self.ev if self.value is not None else NULL)
+                         &self.ev if self.value is not None else NULL, &self.belief)
         self.iterations += res.iterations
         self.seconds += res.seconds
         return res.iterations
@@ -722,7 +847,7 @@ cdef class Search:
         if h.api != self.game.api or h.api.to_move(h.tables, h.state) != self.player:
             return False
         Rng(seed)
-        if not self._leads_to(h, path):
+        if not self._leads(self.game.state, path, h.state):
             return False
         for q in range(self.n_trees):
             viewer = q if self.mo else self.player
@@ -740,18 +865,19 @@ cdef class Search:
         rng_seed(self.rng, seed)
         self.root = state.clone()
         self.game = handle_of(self.root)[0]
+        self.belief.n = 0
         self.n_stats = 0
         self.iterations = 0
         self.seconds = 0
         return True
 
-    cdef bint _leads_to(self, const GameHandle* h, list path):
-        """Whether the root played on by ``path`` (played on the scratch state) is ``h``'s state."""
+    cdef bint _leads(self, const void* start, list path, const void* end):
+        """Whether ``start`` played on by ``path`` (on the scratch state) is ``end`` byte for byte."""
         cdef int32_t legal[SEARCH_MAX_MOVES]
         cdef int32_t move
         cdef int mover, n, i
         cdef const GameApi* api = self.game.api
-        memcpy(self.scratch, self.game.state, api.state_size)
+        memcpy(self.scratch, start, api.state_size)
         for move, mover in path:
             if api.to_move(self.game.tables, self.scratch) != mover:
                 return False
@@ -762,7 +888,90 @@ cdef class Search:
             else:
                 return False
             api.apply(self.game.tables, self.scratch, move, NULL)
-        return memcmp(self.scratch, h.state, api.state_size) == 0
+        return memcmp(self.scratch, end, api.state_size) == 0
+
+    def believe(self, past, list path, weights=None, int worlds=128) -> dict:
+        """Belief weighting: from now on (until :meth:`reroot`) each iteration deals the root with
+        the hands of one of ``worlds`` deals of ``past`` (an earlier state of this game, as this
+        search's player saw it) played forward along ``path`` (``[(move id, mover), ...]``, the
+        moves from ``past`` to the root, which must lead there byte for byte) up to the other
+        players' last move in it, drawn with the likelihood of the other players' moves in it.
+        (Beyond their last move a world would deal this player's own draws afresh, and their own
+        moves after it may play what they drew.) The model of play is a softmax over the legal
+        moves of the game's features after each, the mover's less the mean of the others', weighed
+        by ``weights`` (one per feature; None: a uniformly random player). A world in which a move
+        of the path is not legal, or whose hands cannot be the root's, weighs nothing; with no
+        world left the search determinises as before, and so it does when the path holds another
+        player's move this one cannot see (Heir's face-down Emissary: a world must not be held to
+        a move its player does not know), weighing no world. Returns
+        ``{"worlds", "kept", "ess"}``: the deals made, those of positive weight and their
+        effective number (Kish's, (Σw)²/Σw²)."""
+        cdef const GameHandle* h
+        cdef const GameApi* api = self.game.api
+        cdef int32_t* moves = NULL
+        cdef double* logw = NULL
+        cdef char* out = NULL
+        cdef int n_path = len(path), n_replay = 0, k, i, kept = 0, owner = self.player
+        cdef double top = -INFINITY, total = 0.0, squares = 0.0
+        cdef const Evaluation* model = NULL  # None: a uniformly random player
+        name = api.name.decode("utf-8", "replace")
+        if api.deal_like == NULL:
+            raise UsageError(f"believe: game {name!r} cannot deal a state like another (no deal_like)")
+        if not 1 <= worlds <= MAX_WORLDS:
+            raise UsageError(f"worlds: must be from 1 to {MAX_WORLDS}, got {worlds}")
+        if weights is not None:
+            self.model.n = api.n_features
+            self.model.cutoff = 0
+            for k, w in enumerate(evaluation_weights(&self.game, weights, 0, "weights")):
+                self.model.w[k] = w
+            model = &self.model
+        if self.root_move >= 0:
+            raise UsageError("believe: the search values one root move only")
+        h = handle_of(past)
+        if h.api != api or not self._leads(h.state, path, self.game.state):
+            raise UsageError("believe: path does not lead from past to this search's root")
+        try:
+            moves = <int32_t*>malloc(max(n_path, 1) * sizeof(int32_t))
+            logw = <double*>malloc(worlds * sizeof(double))
+            out = <char*>malloc(<size_t>worlds * api.state_size)
+            if moves == NULL or logw == NULL or out == NULL:
+                raise MemoryError(f"believe: cannot allocate {worlds} worlds")
+            for i, (move, mover) in enumerate(path):
+                moves[i] = move
+                if mover != owner:
+                    n_replay = i + 1
+                    if api.seen_move(self.game.tables, move, mover, owner) == HIDDEN_MOVE:
+                        self.belief.n = 0
+                        return {"worlds": 0, "kept": 0, "ess": 0.0}
+            with nogil:
+                weigh_worlds(&self.game, h.state, self.game.state, moves, n_replay, owner,
+                             model, worlds, self.rng, out, logw, self.scratch)
+            for k in range(worlds):
+                if logw[k] > top:
+                    top = logw[k]
+            free(self.belief.worlds)
+            free(self.belief.cdf)
+            self.belief.n = 0
+            self.belief.worlds = out
+            self.belief.cdf = logw
+            out = NULL
+            logw = NULL
+            for k in range(worlds):
+                if self.belief.cdf[k] != -INFINITY:
+                    memcpy(self.belief.worlds + <size_t>kept * api.state_size,
+                           self.belief.worlds + <size_t>k * api.state_size, api.state_size)
+                    self.belief.cdf[kept] = exp(self.belief.cdf[k] - top)
+                    total += self.belief.cdf[kept]
+                    squares += self.belief.cdf[kept] * self.belief.cdf[kept]
+                    kept += 1
+            for k in range(kept):
+                self.belief.cdf[k] = self.belief.cdf[k] / total + (self.belief.cdf[k - 1] if k else 0.0)
+            self.belief.n = kept
+        finally:
+            free(moves)
+            free(logw)
+            free(out)
+        return {"worlds": worlds, "kept": kept, "ess": total * total / squares if kept else 0.0}
 
     def result(self, int pv_depth=0) -> dict:
         """The root's statistics: ``iterations``, ``seconds``, ``nodes`` (of the searching player's
@@ -806,33 +1015,89 @@ cdef class Search:
 
 
 MAX_CUTOFF = 100_000  # plies a learned evaluation's playout may run before it values the position
+MAX_WORLDS = 4096     # deals one belief weighting may weigh (Search.believe)
 
 
-cdef tuple evaluation_weights(const GameHandle* h, value, int cutoff):
+def can_believe(state) -> bool:
+    """Whether the game of ``state`` can weigh determinisations by belief (:meth:`Search.believe`:
+    its core supplies ``deal_like``, and features for a model of play)."""
+    cdef const GameHandle* h = handle_of(state)
+    return h.api.deal_like != NULL and features_of(h.api) > 0
+
+
+cdef tuple evaluation_weights(const GameHandle* h, value, int cutoff, str what="value"):
     """``value`` as the game's feature weights (a tuple of floats), checked: one finite number per
-    feature of the game, and a cutoff from 0 to MAX_CUTOFF plies."""
+    feature of the game, and a cutoff from 0 to MAX_CUTOFF plies; errors name the argument ``what``."""
     name = h.api.name.decode("utf-8", "replace")
-    n = h.api.n_features if h.api.features != NULL else 0
+    n = features_of(h.api)
     if n == 0:
-        raise UsageError(f"value: game {name!r} supplies no evaluation features")
+        raise UsageError(f"{what}: game {name!r} supplies no evaluation features")
     try:
         weights = tuple(float(w) for w in value)
     except (TypeError, ValueError):
-        raise UsageError(f"value: must be {n} numbers, got {value!r}") from None
+        raise UsageError(f"{what}: must be {n} numbers, got {value!r}") from None
     if len(weights) != n:
-        raise UsageError(f"value: game {name!r} has {n} features, got {len(weights)} weights")
+        raise UsageError(f"{what}: game {name!r} has {n} features, got {len(weights)} weights")
     if not all(np.isfinite(weights)):
-        raise UsageError("value: the weights must be finite numbers")
+        raise UsageError(f"{what}: the weights must be finite numbers")
     if not 0 <= cutoff <= MAX_CUTOFF:
         raise UsageError(f"cutoff: must be from 0 to {MAX_CUTOFF} plies, got {cutoff}")
     return weights
+
+
+def deal_like(state, int player, source, seed=0):
+    """A copy of ``state`` with what ``player`` cannot see dealt again, the other players holding
+    the hands they hold in ``source`` (the game's ``deal_like``), or None when those hands cannot
+    be theirs in ``state`` as ``player`` sees it."""
+    cdef const GameHandle* h = handle_of(state)
+    cdef const GameHandle* src = handle_of(source)
+    cdef const GameHandle* out
+    cdef uint64_t rng[4]
+    name = h.api.name.decode("utf-8", "replace")
+    if h.api.deal_like == NULL:
+        raise UsageError(f"deal_like: game {name!r} cannot deal a state like another")
+    if src.api != h.api:
+        raise UsageError(f"deal_like: source is not a state of {name!r}")
+    if not 0 <= player < h.api.num_players:
+        raise UsageError(f"player: must be from 0 to {h.api.num_players - 1}, got {player}")
+    Rng(seed)
+    rng_seed(rng, seed)
+    other = state.clone()
+    out = handle_of(other)
+    return other if h.api.deal_like(out.tables, out.state, player, src.state, rng) else None
+
+
+def move_probabilities(state, weights=None):
+    """The probability of each legal move of ``state`` (in ``legal_move_ids`` order) by the model of
+    play a belief weighting weighs deals by (:meth:`Search.believe`): a softmax of the features
+    after each move, the mover's less the mean of the others', weighed by ``weights`` (None:
+    uniform)."""
+    cdef const GameHandle* h = handle_of(state)
+    cdef Evaluation model
+    cdef const Evaluation* m = NULL
+    cdef void* scratch
+    cdef int k
+    if state.is_terminal():
+        raise UsageError("move_probabilities: the game is over")
+    if weights is not None:
+        model.n = h.api.n_features
+        for k, w in enumerate(evaluation_weights(h, weights, 0, "weights")):
+            model.w[k] = w
+        m = &model
+    scratch = malloc(h.api.state_size)
+    if scratch == NULL:
+        raise MemoryError("move_probabilities: cannot allocate a state")
+    try:
+        return np.exp([move_log_prob(h, h.state, scratch, move, m) for move in state.legal_move_ids()])
+    finally:
+        free(scratch)
 
 
 def state_features(state, int player):
     """The game's evaluation features of ``player``'s side of ``state`` (a float64 array, empty
     for a game that supplies none): what a learned evaluation weighs."""
     cdef const GameHandle* h = handle_of(state)
-    cdef int n = h.api.n_features if h.api.features != NULL else 0
+    cdef int n = features_of(h.api)
     cdef double f[MAX_FEATURES]
     if not 0 <= player < h.api.num_players:
         raise UsageError(f"player: must be from 0 to {h.api.num_players - 1}, got {player}")

@@ -78,14 +78,18 @@ class BotMove:
         seed = bot.rng.next64()  # drawn first, as ISMCTSBot.choose does, so seeded games agree
         if len(core.legal_move_ids()) == 1:
             return core.legal_moves()[0]
-        if bot.keeper is not None:  # reuse=1: the tree kept from the bot's last decision
-            searches = bot.keeper.searches_for(core, seed)
+        spent = 0.0  # the time a belief weighting took, out of a seconds budget as TreeKeeper.search takes it
+        if bot.reuse or bot.belief:  # the searches kept from the bot's last decision
+            keeper = bot.kept_for(core)
+            searches, spent = keeper.searches_for(core, seed), keeper.belief_seconds
         else:
-            searches = new_searches(core, bot.c, bot.mo, seed, bot.workers, rollout=bot.rollout)
+            searches = new_searches(core, bot.c, bot.mo, seed, bot.workers, rollout=bot.rollout,
+                                    evaluation=bot.evaluation(core))
         self._searches = searches
         if self.stopped:  # a stop that came while the trees were made
             return core.legal_moves()[0]
-        total, seconds = bot.limit.iterations, bot.limit.seconds
+        total = bot.limit.iterations
+        seconds = max(bot.limit.seconds - spent, 1e-3) if bot.limit.seconds else None
         per = -(-total // len(searches)) if total else 0  # each worker's share, as run_searches splits it
         deadline = time.perf_counter() + seconds if seconds else math.inf
         pool = ThreadPoolExecutor(max_workers=len(searches)) if len(searches) > 1 else None

@@ -262,7 +262,11 @@ class TreeKeeper:
             return
         past, moves = self.anchor
         for search in self.searches:
-            report = search.believe(past, moves, self.belief.weights, self.belief.worlds)
+            try:
+                report = search.believe(past, moves, self.belief.weights, self.belief.worlds)
+            except UsageError:  # the moves no longer lead here (a game taken back): nothing to weigh by
+                self.anchor = None
+                break
             self.weighed += 1
             self.kept += report["kept"]
             self.ess += report["ess"]

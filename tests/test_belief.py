@@ -20,6 +20,7 @@ from omen_search.evaluation import read_evaluation, shipped_evaluation
 from omen_search.game import get_game
 from omen_search.games.heir.rules import Config
 from omen_search.match import MatchOptions, MatchSetup, run_match
+from omen_search.search import Belief, Limit, TreeKeeper
 from omen_search.value_training import decisions, fit, move_features, record_files, train, win_chances
 
 HEIR = get_game("heir")
@@ -136,6 +137,20 @@ def test_a_move_the_searcher_cannot_see_weighs_no_world():
                 hidden = hidden or mover == 1 and str(state.legal_moves()[pick]).startswith("emissary")
             state.apply_id(int(ids[pick]))
     raise AssertionError("no game had player 1 place a face-down Emissary")
+
+
+def test_a_keeper_whose_moves_no_longer_lead_to_the_state_weighs_nothing_and_searches_on():
+    """A game taken back (the web app's undo) and played on otherwise: the kept state and the
+    moves since no longer meet this one, so the decision is not weighed, and the search goes on."""
+    past, path, state = after_other_moves(6)
+    keeper = TreeKeeper(belief=Belief(POLICY.weights, 64))
+    keeper.root = past.clone()
+    keeper.root.apply_id(keeper.root.legal_move_ids()[-1])  # a state off the line the path follows
+    keeper.searches = [Search(state, seed=1)]
+    assert path[0][1] == 1  # the other player's moves begin at once: the belief starts at the kept state
+    keeper.believe(state, path)
+    assert keeper.anchor is None and keeper.weighed == 0
+    assert keeper.search(state, Limit(iterations=50)).best in state.legal_moves()
 
 
 def test_believe_refuses_what_it_cannot_use():

@@ -213,9 +213,13 @@ class TreeKeeper:
         if len(core.legal_move_ids()) == 1:
             return root_result(core, [])
         searches = self.searches_for(core, seed)
-        seconds = max(limit.seconds - self.belief_seconds, 1e-3) if limit.seconds else 0.0
-        run_searches(searches, limit.iterations or 0, seconds)
+        run_searches(searches, limit.iterations or 0, self.seconds_left(limit) or 0.0)
         return root_result(core, [s.result() for s in searches])
+
+    def seconds_left(self, limit: Limit) -> float | None:
+        """The seconds of ``limit`` left to search once this decision's belief weighting has taken
+        its time (a millisecond at least; None: the limit has no seconds)."""
+        return max(limit.seconds - self.belief_seconds, 1e-3) if limit.seconds else None
 
     def searches_for(self, core: Any, seed: int) -> list[Any]:
         """The searches of a decision in ``core`` (a core state with two or more legal moves), one

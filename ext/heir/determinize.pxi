@@ -1,3 +1,21 @@
+cdef inline bint emissary_unseen(const State* s, int opp) noexcept nogil:
+    """Whether the opponent's emissary is face down, unseen (only while it waits to be revealed)."""
+    return s.phase == PH_EMISSARY and s.emissaries[opp] >= 0
+
+
+cdef bint discard_stuck(const Tables* tb, State* s, int p) noexcept nogil:
+    """Whether the opponent of ``p``, part-way through discarding several cards, has no legal pick
+    in this deal (their picks run in unit order, which ``p`` sees)."""
+    cdef Ctx c
+    cdef int32_t buf[MAX_MOVES]
+    if not (s.pending.kind == DK_DISCARD and s.pending.player == 1 - p):
+        return 0
+    c.tb = tb
+    c.s = s
+    c.tr = NULL
+    return gen_moves(&c, &s.pending, buf) == 0
+
+
 cdef void deal_unseen(const Tables* tb, State* s, int p, uint64_t* rng, const uint8_t* hand) noexcept nogil:
     """Re-deal everything ``p`` cannot see, uniformly among exactly the unseen cards and tiles; with
     ``hand`` (not NULL: counts by card type, checked by :c:func:`deal_like`) the opponent's hand is
@@ -12,7 +30,7 @@ cdef void deal_unseen(const Tables* tb, State* s, int p, uint64_t* rng, const ui
     cdef uint8_t pool[NCARDS]
     cdef uint8_t tiles[NTILES]
     cdef int opp = 1 - p, n = 0, k = 0, t, i, q, c, nt = 0
-    cdef int hidden_hand = 0, under_n[2], emissary = s.phase == PH_EMISSARY and s.emissaries[opp] >= 0
+    cdef int hidden_hand = 0, under_n[2], emissary = emissary_unseen(s, opp)
     for t in range(tb.T):
         for i in range(s.hands[opp][t] - s.known[opp][t]):
             pool[n] = t
@@ -86,19 +104,14 @@ cdef void determinize(const Tables* tb, State* s, int p, uint64_t* rng) noexcept
     ``DEAL_ATTEMPTS`` deals that all fail, the true hidden cards stay (a world ``p`` cannot tell
     apart either) and only the game's generator is reseeded."""
     cdef State before
-    cdef Ctx c
-    cdef int32_t buf[MAX_MOVES]
     cdef int attempt, i
     if not (s.pending.kind == DK_DISCARD and s.pending.player == 1 - p):
         deal_unseen(tb, s, p, rng, NULL)
         return
     memcpy(&before, s, sizeof(State))
-    c.tb = tb
-    c.s = s
-    c.tr = NULL
     for attempt in range(DEAL_ATTEMPTS):
         deal_unseen(tb, s, p, rng, NULL)
-        if gen_moves(&c, &s.pending, buf) > 0:
+        if not discard_stuck(tb, s, p):
             return
         memcpy(s, &before, sizeof(State))
     for i in range(4):
@@ -112,13 +125,11 @@ cdef bint deal_like(const Tables* tb, State* s, int p, const State* source, uint
     fewer copies than are publicly known, copies ``p`` sees elsewhere, or (part-way through their
     discards) no legal pick."""
     cdef State before
-    cdef Ctx c
-    cdef int32_t buf[MAX_MOVES]
     cdef int unseen[MAX_T]
     cdef int opp = 1 - p, t, i, extra = 0
     for t in range(tb.T):
         unseen[t] = s.hands[opp][t] - s.known[opp][t] + s.under[0][t] + s.under[1][t]
-    if s.phase == PH_EMISSARY and s.emissaries[opp] >= 0:
+    if emissary_unseen(s, opp):
         unseen[s.emissaries[opp]] += 1
     for i in range(s.deck_n):
         unseen[s.deck[i]] += 1
@@ -130,11 +141,7 @@ cdef bint deal_like(const Tables* tb, State* s, int p, const State* source, uint
         return 0
     memcpy(&before, s, sizeof(State))
     deal_unseen(tb, s, p, rng, source.hands[opp])
-    if s.pending.kind == DK_DISCARD and s.pending.player == opp:
-        c.tb = tb
-        c.s = s
-        c.tr = NULL
-        if gen_moves(&c, &s.pending, buf) == 0:
-            memcpy(s, &before, sizeof(State))
-            return 0
+    if discard_stuck(tb, s, p):
+        memcpy(s, &before, sizeof(State))
+        return 0
     return 1

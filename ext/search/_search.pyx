@@ -430,19 +430,19 @@ cdef void weigh_worlds(const GameHandle* g, const void* past, const void* root, 
     ``root``'s (``deal_like`` tried on a copy of it)."""
     cdef size_t size = g.api.state_size
     cdef char* w
-    cdef int k, i
-    cdef double p
+    cdef int k, i, mover
     for k in range(worlds):
         w = out + <size_t>k * size
         memcpy(w, past, size)
         g.api.determinize(g.tables, w, owner, rng)
         logw[k] = 0.0
         for i in range(n_path):
-            if g.api.to_move(g.tables, w) < 0:
+            mover = g.api.to_move(g.tables, w)
+            if mover < 0:
                 logw[k] = -INFINITY
-            elif g.api.to_move(g.tables, w) == owner:
-                p = move_log_prob(g, w, scratch, path[i], NULL)
-                logw[k] = -INFINITY if p == -INFINITY else logw[k]
+            elif mover == owner:  # legal or not
+                if move_log_prob(g, w, scratch, path[i], NULL) == -INFINITY:
+                    logw[k] = -INFINITY
             else:
                 logw[k] += move_log_prob(g, w, scratch, path[i], model)
             if logw[k] == -INFINITY:

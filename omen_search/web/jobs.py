@@ -78,10 +78,11 @@ class BotMove:
         seed = bot.rng.next64()  # drawn first, as ISMCTSBot.choose does, so seeded games agree
         if len(core.legal_move_ids()) == 1:
             return core.legal_moves()[0]
-        spent = 0.0  # the time a belief weighting took, out of a seconds budget as TreeKeeper.search takes it
+        seconds = bot.limit.seconds
         if bot.reuse or bot.belief:  # the searches kept from the bot's last decision
             keeper = bot.kept_for(core)
-            searches, spent = keeper.searches_for(core, seed), keeper.belief_seconds
+            searches = keeper.searches_for(core, seed)
+            seconds = keeper.seconds_left(bot.limit)  # less the time a belief weighting took
         else:
             searches = new_searches(core, bot.c, bot.mo, seed, bot.workers, rollout=bot.rollout,
                                     evaluation=bot.evaluation(core))
@@ -89,7 +90,6 @@ class BotMove:
         if self.stopped:  # a stop that came while the trees were made
             return core.legal_moves()[0]
         total = bot.limit.iterations
-        seconds = max(bot.limit.seconds - spent, 1e-3) if bot.limit.seconds else None
         per = -(-total // len(searches)) if total else 0  # each worker's share, as run_searches splits it
         deadline = time.perf_counter() + seconds if seconds else math.inf
         pool = ThreadPoolExecutor(max_workers=len(searches)) if len(searches) > 1 else None

@@ -238,14 +238,13 @@ class Advisor:
                                     rollout=self.rollout, evaluation=evaluation_for(self.evaluation, game))
         self._searches = searches
         try:
-            total = self.limit.iterations
-            while searches:
-                self._search(searches, total, started, game, core, pov, rng, on_progress if report_every else None,
-                             report_every or 0.0)
-                if (self._stopped or total is None or self.settle is None or total >= self.settle
-                        or settled(self._advice(game, core, pov, searches, started, rng, final=False).moves)):
-                    break
-                total = min(self.settle, 2 * total)
+            if searches:
+                settle_search(
+                    lambda total: self._search(searches, total, started, game, core, pov, rng,
+                                               on_progress if report_every else None, report_every or 0.0),
+                    lambda: self._stopped or settled(self._advice(game, core, pov, searches, started, rng,
+                                                                  final=False).moves),
+                    self.limit.iterations, self.settle)
             return self._advice(game, core, pov, searches, started, rng, final=True)
         finally:
             self._searches = []
@@ -389,6 +388,17 @@ def settled(moves: tuple[MoveAdvice, ...] | list[MoveAdvice]) -> bool:
     if len(moves) < 2 or not (moves[0].visits and moves[1].visits):
         return len(moves) == 1
     return intervals_settled(_interval(moves[0]), _interval(moves[1]))
+
+
+def settle_search(run: Callable[[int | None], None], done: Callable[[], bool], total: int | None,
+                  most: int | None) -> None:
+    """Runs a search to ``total`` iterations (None: to its time budget), then, until ``done()``,
+    doubles the total up to ``most`` (None: no settling): the one schedule of a settling search."""
+    while True:
+        run(total)
+        if total is None or most is None or total >= most or done():
+            return
+        total = min(most, 2 * total)
 
 
 def intervals_settled(first: tuple[float, float], second: tuple[float, float]) -> bool:

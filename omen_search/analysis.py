@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from omen_search.advisor import BATCHES, budget, intervals_settled
+from omen_search.advisor import BATCHES, budget, intervals_settled, settle_search
 from omen_search.errors import OmenError, UsageError
 from omen_search.game import Game
 from omen_search.limits import WORKERS, check_int
@@ -235,18 +235,17 @@ def search_values(core: Any, limit: Limit, seed: int, root_move: Any = None,
     # a tree grows by at most a node an iteration: with an iteration budget, no bigger than its share
     nodes = DEFAULT_MAX_NODES if most is None else min(DEFAULT_MAX_NODES, -(-most // BATCHES) + 2)
     searches = new_searches(core, C, False, seed, BATCHES, nodes, only)
-    total = limit.iterations
-    while True:
+
+    def run(total: int | None) -> None:
         share = None if total is None else -(-total // BATCHES)
         for search in searches:
             if share is None or share > search.iterations:  # a count of 0 would mean no count at all
                 search.run(0 if share is None else share - search.iterations, (limit.seconds or 0.0) / BATCHES)
         if not any(search.iterations for search in searches):  # a time budget too short: one iteration
             searches[0].run(1, 0.0)
-        result, values = _values(core, searches)
-        if total is None or most is None or total >= most or _settled(result, values):
-            return result, values
-        total = min(most, 2 * total)
+
+    settle_search(run, lambda: _settled(*_values(core, searches)), limit.iterations, most)
+    return _values(core, searches)
 
 
 def _values(core: Any, searches: list[Any]) -> tuple[SearchResult, dict[Any, Estimate]]:

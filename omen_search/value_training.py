@@ -17,9 +17,9 @@ move described by the mover's features after it less the mean of the other playe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -49,9 +49,17 @@ def record_files(folder: str | Path) -> list[Path]:
     return files
 
 
-def replayed(path: Path, game: Game) -> tuple[list[Any], list[str], Any]:
-    """The states before each move of a record of ``game`` (replayed and checked on the core), its
-    moves and its final state; :class:`UsageError` for a record of another game or unfinished."""
+class Replay(NamedTuple):
+    """A finished record of a game, replayed and checked on the core."""
+
+    seen: list[Any]  # the states before each move
+    moves: list[str]
+    final: Any
+    players: list[str]  # the record's names of its players
+
+
+def replayed(path: Path, game: Game) -> Replay:
+    """The record at ``path`` replayed; :class:`UsageError` for a record of another game or unfinished."""
     record = load_record(path)
     if record_game(record).name != game.name:
         raise UsageError(f"records: {path} is a game of {record.get('game')}, not {game.name}")
@@ -59,7 +67,12 @@ def replayed(path: Path, game: Game) -> tuple[list[Any], list[str], Any]:
     final = replay(record, game=game, engine="core", before=lambda s: seen.append(s.clone()))
     if not final.is_terminal():
         raise UsageError(f"records: {path}: the game is not finished")
-    return seen, record["moves"], final
+    return Replay(seen, record["moves"], final, record["players"])
+
+
+def replays(files: Iterable[Path], game: Game) -> Iterator[Replay]:
+    """The records one after the other, replayed (one game's states in memory at a time)."""
+    return (replayed(path, game) for path in files)
 
 
 def players_features(state: Any, players: int) -> Array:
@@ -67,13 +80,12 @@ def players_features(state: Any, players: int) -> Array:
     return np.stack([state_features(state, p) for p in range(players)])
 
 
-def positions(files: Iterable[Path], game: Game) -> Samples:
-    """Every position of the records: each player's features, shape (positions, players, features),
+def positions(games: Iterable[Replay], game: Game) -> Samples:
+    """Every position of the games: each player's features, shape (positions, players, features),
     and each player's return in that game, (positions, players), as one group."""
     xs: list[Array] = []
     ys: list[Array] = []
-    for path in files:
-        seen, _, final = replayed(path, game)
+    for seen, _, final, _ in games:
         xs.extend(players_features(s, game.players) for s in seen)
         ys.extend([np.asarray(final.returns(), dtype=np.float64)] * len(seen))
     return [(np.stack(xs), np.stack(ys))]
@@ -91,12 +103,11 @@ def move_features(state: Any, players: int) -> Array:
     return np.stack(rows)
 
 
-def decisions(files: Iterable[Path], game: Game) -> Samples:
-    """Every decision of two or more legal moves in the records: its moves' features
+def decisions(games: Iterable[Replay], game: Game) -> Samples:
+    """Every decision of two or more legal moves in the games: its moves' features
     (:func:`move_features`) and the move played (one-hot), grouped by the number of moves."""
     groups: dict[int, tuple[list[Array], list[Array]]] = {}
-    for path in files:
-        seen, moves, _ = replayed(path, game)
+    for seen, moves, _, _ in games:
         for state, text in zip(seen, moves):
             ids = state.legal_move_ids()
             if len(ids) < 2:
@@ -179,7 +190,10 @@ def train(folder: str | Path, game: Game, *, target: str = "value", cutoff: int 
     if folds > len(files):
         raise UsageError(f"folds: {folds} folds need at least {folds} games, and {folder} holds {len(files)} "
                          "(ask for fewer folds, or 0)")
-    games = [(positions if target == "value" else decisions)([f], game) for f in files]
+    games, players = [], set()
+    for one in replays(files, game):
+        games.append((positions if target == "value" else decisions)([one], game))
+        players.update(one.players)
     samples = [g for game_samples in games for g in game_samples]
     n = sum(len(x) for x, _ in samples)
     report: dict[str, Any] = {"command": command, "games": len(files)}
@@ -188,7 +202,7 @@ def train(folder: str | Path, game: Game, *, target: str = "value", cutoff: int 
     else:
         uniform = sum(len(x) * np.log(x.shape[1]) for x, _ in samples) / n
         report |= {"decisions": n, "ridge": ridge, "log_loss_of_uniform": round(float(uniform), 4)}
-    report["players"] = sorted({p for f in files for p in load_record(f)["players"]})
+    report["players"] = sorted(players)
     if folds:
         report["cross_validated"] = cross_validated(games, folds, ridge)
     w = fit(samples, ridge)

@@ -26,7 +26,6 @@ from omen_search._core import CoreState
 import omen_search.advisor
 from omen_search.advisor import (BATCHES, NOT_SEPARATED, Advice, Advisor, MoveAdvice, describe_advice, separated,
                                  settled)
-from omen_search.games.heir.game import HIDDEN_EMISSARY
 from omen_search.cli import main
 import omen_search.engine_protocol
 from omen_search.games.heir.engines import new_game
@@ -34,7 +33,6 @@ from omen_search.errors import FormatError, RecordError, UsageError
 from omen_search.games.heir.notation import Move
 from omen_search.games.heir.observe import observe
 from omen_search.games.heir.positions import load_observation, load_position, load_position_file
-from omen_search.games.heir.rules import Config
 from omen_search.records import replay
 from omen_search.search import Limit
 from omen_search.stats import wilson

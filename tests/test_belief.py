@@ -21,7 +21,7 @@ from omen_search.game import get_game
 from omen_search.games.heir.rules import Config
 from omen_search.match import MatchOptions, MatchSetup, run_match
 from omen_search.search import Belief, Limit, TreeKeeper
-from omen_search.value_training import decisions, fit, move_features, record_files, train, win_chances
+from omen_search.value_training import decisions, fit, move_features, record_files, replays, train, win_chances
 
 HEIR = get_game("heir")
 POLICY = shipped_evaluation(HEIR, "policy")
@@ -201,7 +201,7 @@ def records(tmp_path_factory):
 
 def test_the_model_of_play_is_fitted_to_every_decision_of_the_records(records, tmp_path, capsys):
     files = record_files(records)
-    samples = decisions(files, HEIR)
+    samples = decisions(replays(files, HEIR), HEIR)
     choices = sum(len(x) for x, _ in samples)
     assert all(set(y.sum(axis=1)) == {1.0} and x.shape[1] >= 2 for x, y in samples)
     policy = train(records, HEIR, target="policy", folds=2)

@@ -21,7 +21,7 @@ from omen_search._combined_core import CombinedCoreState
 from omen_search.bots import RandomBot
 from omen_search.errors import CoreLimitError
 from omen_search.game import get_game
-from omen_search.games.combined.cards import combine, default_pool, parse_pool
+from omen_search.games.combined.cards import combine, parse_pool
 from omen_search.games.combined.reference import GameState
 from omen_search.games.combined.rules import Config
 from omen_search.perft import perft

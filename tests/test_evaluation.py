@@ -19,7 +19,7 @@ from omen_search.evaluation import Evaluation, read_evaluation, shipped_evaluati
 from omen_search.game import all_games, get_game
 from omen_search.match import MatchOptions, MatchSetup, run_match
 from omen_search.search import Limit, ismcts
-from omen_search.value_training import fit, positions, record_files, train, win_chances
+from omen_search.value_training import fit, positions, record_files, replays, train, win_chances
 
 HEIR = get_game("heir")
 
@@ -123,7 +123,7 @@ def records(tmp_path_factory):
 
 def test_training_reads_every_position_of_every_record(records):
     files = record_files(records)
-    [(x, y)] = positions(files, HEIR)
+    [(x, y)] = positions(replays(files, HEIR), HEIR)
     plies = sum(json.loads(f.read_text())["plies"] for f in files)
     assert x.shape == (plies, 2, 16) and y.shape == (plies, 2)
     assert set(y.sum(axis=1)) == {1.0}

@@ -15,7 +15,7 @@ from collections import defaultdict
 import pytest
 
 from cli_helper import assert_one_line_error, run
-from omen_search.balance import balance_report, format_text, render_html, run_balance
+from omen_search.balance import format_text, render_html, run_balance
 from omen_search.errors import RecordError, UsageError
 from omen_search.match import (MatchOptions, MatchResult, MatchSetup, RotationResult, play_game, play_match,
                                read_results, run_match)

@@ -24,7 +24,7 @@ from play_helper import random_walk
 from toy_game import reference, vocabulary
 from toy_game.build import NoCompilerError, load_core
 from toy_game.reference import GameState
-from toy_game.vocabulary import DECK_SIZE, Move, parse_card, suit_of
+from toy_game.vocabulary import Move, parse_card, suit_of
 
 TOY_GAMES = int(os.environ.get("OMEN_TOY_GAMES", "300"))
 PLAYER_COUNTS = (2, 3, 4)

@@ -7,7 +7,6 @@ from omen_search.game import Game
 from omen_search.perft import perft
 from omen_search.rng import Rng
 from conformance_helper import needs_core, positions, public_face, seeded_games
-from play_helper import random_walk
 
 PERFT_DEPTH = 3
 

@@ -32,7 +32,7 @@ from omen_search.web.views import advice_json, board_changes, move_choices
 
 MAX_SESSIONS = 32  # games kept at once; starting one more drops the one left alone longest
 DEFAULT_OPPONENT = "ismcts:iterations=2000"
-SEARCHING = ("ismcts", "ismcts-mo", "pimc")  # the bot kinds that search, on a game's core
+SEARCHING = ("ismcts", "ismcts-mo", "pimc", "omen")  # the bot kinds that search, on a game's core
 HINT_TOP = 3
 DEFAULT_HINT = Limit(iterations=10_000)
 HUMAN = "human"  # how a record names the person's seat

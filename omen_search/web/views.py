@@ -26,7 +26,9 @@ OPPONENTS: tuple[tuple[str, str], ...] = (
     ("ismcts:iterations=300", "ISMCTS, 300 iterations: quick"),
     ("ismcts:iterations=2000", "ISMCTS, 2,000 iterations"),
     ("ismcts:iterations=10000", "ISMCTS, 10,000 iterations: strong"),
-    ("ismcts:seconds=5", "ISMCTS, 5 seconds a move: strongest"),
+    ("ismcts:seconds=5", "ISMCTS, 5 seconds a move"),
+    ("omen:seconds=1", "Omen, 1 second a move: ISMCTS with MAST playouts and its tree kept from move to move"),
+    ("omen:seconds=5", "Omen, 5 seconds a move: strongest"),
 )
 
 

@@ -73,9 +73,15 @@ row time0.1-belief-ismcts 400 ismcts:seconds=0.1,belief=1 ismcts:seconds=0.1
 # The omen bot (ismcts with MAST and tree reuse) against ismcts at equal time in the other games
 row reign-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game reign-of-war
 row combined-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game heir+reign
-# (20 games in OMEGA and OMNIA so far: --games 100 --resume goes on)
-row omega-time0.1-omen-ismcts 20 omen:seconds=0.1 ismcts:seconds=0.1 --game omega
-row omnia-time0.1-omen-ismcts 20 omen:seconds=0.1 ismcts:seconds=0.1 --game omnia
+row omega-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game omega
+row omnia-time0.1-omen-ismcts 100 omen:seconds=0.1 ismcts:seconds=0.1 --game omnia
+# ... and against ismcts in every other seat of the games of more than two players (rotation sets)
+row omnia3-time0.1-omen-ismcts 48 omen:seconds=0.1 ismcts:seconds=0.1 ismcts:seconds=0.1 --game omnia-3
+row omnia4-time0.1-omen-ismcts 48 omen:seconds=0.1 ismcts:seconds=0.1 ismcts:seconds=0.1 ismcts:seconds=0.1 --game omnia-4
+row omega3-time0.1-omen-ismcts 48 omen:seconds=0.1 ismcts:seconds=0.1 ismcts:seconds=0.1 --game omega-3
+row omega4-time0.1-omen-ismcts 48 omen:seconds=0.1 ismcts:seconds=0.1 ismcts:seconds=0.1 ismcts:seconds=0.1 --game omega-4
+row melee-time0.1-omen-ismcts 48 omen:seconds=0.1 ismcts:seconds=0.1 ismcts:seconds=0.1 ismcts:seconds=0.1 \
+    --game reign-of-war-melee
 # MAST at equal iterations: what each MAST iteration is worth before its lost speed is counted
 row mast1000-ismcts1000 400 ismcts:iterations=1000,rollout=mast ismcts:iterations=1000
 # OMNIA (issue 19, point 8): ISMCTS against random and against the greedy deck builder, two players

@@ -62,6 +62,7 @@ row time0.1-ismcts-greedy 400 ismcts:seconds=0.1 greedy
 row time0.1-mast-ismcts 400 ismcts:seconds=0.1,rollout=mast ismcts:seconds=0.1
 row time0.1-reuse-ismcts 400 ismcts:seconds=0.1,reuse=1 ismcts:seconds=0.1
 row time0.1-mast-reuse-ismcts 400 ismcts:seconds=0.1,rollout=mast,reuse=1 ismcts:seconds=0.1
+row time0.1-mastkeep-ismcts 400 ismcts:seconds=0.1,rollout=mast,reuse=mast ismcts:seconds=0.1  # MAST's ratings kept, not the tree
 row time1-mast-reuse-ismcts 400 ismcts:seconds=1,rollout=mast,reuse=1 ismcts:seconds=1  # ten times the cost
 # The learned evaluation (omen_search/data/value-heir.json): playouts cut at once (cutoff 0, the
 # file's) and after ten uniform plies (stopped at 48 games, clearly worse)

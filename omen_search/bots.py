@@ -10,7 +10,8 @@ between seeded bots on a seeded deal replays exactly. Specs::
     | omen:seconds=S
     (any of the searching bots takes seconds=S instead of, or with, iterations=N; ismcts takes
     workers=W for root parallelism, rollout=random|mast for its playout policy, reuse=0|1 for
-    keeping its tree from one decision to the next, eval=none|learned (with cutoff=K plies)
+    keeping its tree from one decision to the next (reuse=mast: only MAST's ratings, with
+    rollout=mast), eval=none|learned (with cutoff=K plies)
     for ending playouts with the game's shipped learned evaluation (a game without one plays them
     out), and belief=B (with worlds=N) for weighing its deals by the other players' moves since its
     last decision, by the game's shipped model of play with its weights times B (0: off; a game
@@ -43,8 +44,15 @@ OMEN_DEFAULTS: dict[str, Any] = {"rollout": "mast", "reuse": 1}
 MAX_SHARPNESS = 100.0  # belief=B: the most the model of play's weights are multiplied by
 TABLE_KINDS = ("random", "first", "greedy")  # the bots a drafter leaves the table games to (table=KIND)
 DRAFT_DECISIONS = ("draft", "sdraft")  # the decisions (Game.decision_name) a bot with table=KIND makes itself
+
+
+def _reuse(value: str) -> int | str:
+    """reuse=0|1|mast: a number, or the word."""
+    return int(value) if value.lstrip("+-").isdigit() else value
+
+
 _SEARCH_OPTIONS: dict[str, Callable[[str], Any]] = {
-    "iterations": int, "seconds": float, "c": float, "workers": int, "table": str, "rollout": str, "reuse": int,
+    "iterations": int, "seconds": float, "c": float, "workers": int, "table": str, "rollout": str, "reuse": _reuse,
     "eval": str, "cutoff": int, "belief": float, "worlds": int}
 _OPTIONS: dict[str, dict[str, Callable[[str], Any]]] = {
     "random": {"table": str},
@@ -63,7 +71,7 @@ _PROBLEMS: dict[str, Callable[[Any], str | None]] = {  # why an option's value i
     "c": lambda v: None if math.isfinite(v) and v >= 0 else f"must be a non-negative number, got {v}",
     "table": lambda v: None if v in TABLE_KINDS else f"must be one of {', '.join(TABLE_KINDS)}, got {shown(v)}",
     "rollout": lambda v: None if v in ROLLOUTS else f"must be one of {', '.join(ROLLOUTS)}, got {shown(v)}",
-    "reuse": lambda v: None if v in (0, 1) else f"must be 0 or 1, got {v}",
+    "reuse": lambda v: None if v in (0, 1, "mast") else f"must be 0, 1 or mast, got {shown(v)}",
     "eval": lambda v: None if v in EVALS else f"must be one of {', '.join(EVALS)}, got {shown(v)}",
     "cutoff": lambda v: int_problem(v, (0, MAX_CUTOFF)),
     "belief": lambda v: None if 0 <= v <= MAX_SHARPNESS else f"must be a number from 0 to {MAX_SHARPNESS:g}, got {v}",
@@ -369,7 +377,8 @@ class PIMCBot:
 class ISMCTSBot:
     """SO-ISMCTS (or MO-ISMCTS with ``mo``) on the core; see :mod:`omen_search.search`. ``rollout``
     picks the playout policy; ``reuse`` keeps the tree from one of its decisions to its next in the
-    same game (:class:`~omen_search.search.TreeKeeper`); ``eval="learned"`` ends the playouts with
+    same game (:class:`~omen_search.search.TreeKeeper`; ``"mast"``: only the MAST ratings, with
+    ``rollout="mast"``); ``eval="learned"`` ends the playouts with
     the game's shipped evaluation (:mod:`omen_search.evaluation`) after ``cutoff`` plies (None: the
     file's), or plays them out in a game that has none; ``belief`` > 0 weighs its determinisations
     by the other players' moves since its last decision over ``worlds`` deals
@@ -378,8 +387,10 @@ class ISMCTSBot:
 
     def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None,
                  c: float = 0.7, mo: bool = False, workers: int = 1, game: Game | None = None,
-                 rollout: Rollout = "random", reuse: int = 0, eval: str = "none", cutoff: int | None = None,
+                 rollout: Rollout = "random", reuse: int | str = 0, eval: str = "none", cutoff: int | None = None,
                  belief: float = 0.0, worlds: int = DEFAULT_WORLDS, kind: str | None = None):
+        if reuse == "mast" and rollout != "mast":
+            raise UsageError(f"reuse: mast keeps MAST's ratings, so it needs rollout=mast, not {rollout}")
         self.game = game
         self.limit = Limit(iterations=iterations, seconds=seconds)
         self.c, self.mo, self.workers, self.rollout, self.reuse = c, mo, workers, rollout, reuse
@@ -409,7 +420,8 @@ class ISMCTSBot:
         model = shipped_evaluation(game, "policy") if self.belief else None
         belief = None if model is None else Belief(tuple(self.belief * w for w in model.weights), self.worlds)
         return TreeKeeper(c=self.c, mo=self.mo, workers=self.workers, rollout=self.rollout,
-                          evaluation=self.evaluation_of(game), reuse=bool(self.reuse), belief=belief)
+                          evaluation=self.evaluation_of(game), reuse=self.reuse == 1, ratings=self.reuse == "mast",
+                          belief=belief)
 
     def evaluation(self, core: Any) -> Evaluation | None:
         """The learned evaluation the bot searches ``core`` with (None: playouts to the end)."""

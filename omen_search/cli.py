@@ -704,7 +704,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", default=None,
                    help=f"one player per seat, seat 0 first, comma-separated; kinds: {', '.join(BOT_KINDS)}; options "
                         "after a colon, e.g. ismcts:iterations=2000,c=0.7 or pimc:seconds=1 (ismcts also takes "
-                        "rollout=random|mast, reuse=0|1, eval=none|learned with cutoff=K and belief=B with "
+                        "rollout=random|mast, reuse=0|1|mast, eval=none|learned with cutoff=K and belief=B with "
                         "worlds=N; omen is ismcts with "
                         "rollout=mast,reuse=1: docs/strength.md); table=random|first|greedy "
                         "makes a bot only draft, e.g. ismcts:iterations=500,table=greedy (default random in every "

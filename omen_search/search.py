@@ -180,7 +180,10 @@ class TreeKeeper:
     the old root to this state byte for byte and refuses a path through a move the player could
     not see). Otherwise (another game, a state without its move list, an observation) it starts
     afresh. ``reused`` and ``fresh`` count the decisions of each kind; ``reuse=False`` starts
-    afresh every time.
+    afresh every time. With ``ratings`` (and MAST rollouts) a search started afresh in the same
+    game takes over the last one's MAST ratings (:meth:`Search.take_mast
+    <omen_search._search.Search.take_mast>`), so that they are learnt over the player's whole game
+    even where its tree is not kept.
 
     With ``belief``, the searches of a decision weigh their determinisations by the moves the other
     players made since the player's last decision (:meth:`believe`), in a game whose core can
@@ -190,10 +193,12 @@ class TreeKeeper:
 
     def __init__(self, *, c: float = 0.7, mo: bool = False, workers: int = 1, max_nodes: int = DEFAULT_MAX_NODES,
                  rollout: Rollout = "random", evaluation: Evaluation | None = None, reuse: bool = True,
-                 belief: Belief | None = None):
+                 ratings: bool = False, belief: Belief | None = None):
         check_options(c, workers, rollout)
+        if ratings and rollout != "mast":
+            raise UsageError(f"ratings: MAST's ratings are kept with rollout='mast', not {rollout!r}")
         self.c, self.mo, self.workers, self.max_nodes, self.rollout = c, mo, workers, max_nodes, rollout
-        self.evaluation, self.reuse, self.belief = evaluation, reuse, belief
+        self.evaluation, self.reuse, self.ratings, self.belief = evaluation, reuse, ratings, belief
         self.belief_seconds = 0.0  # the time the last decision's belief weighting took
         self.anchor: tuple[Any, list[tuple[int, int]]] | None = None  # where the others' latest moves began
         self.weighed = self.kept = 0
@@ -230,8 +235,12 @@ class TreeKeeper:
         if self.reuse and path is not None and all(s.reroot(core, path, k) for s, k in zip(self.searches, seeds)):
             self.reused += 1
         else:
-            self.searches = new_searches(core, self.c, self.mo, seed, self.workers, self.max_nodes,
-                                         rollout=self.rollout, evaluation=self.evaluation)
+            old, self.searches = self.searches, new_searches(core, self.c, self.mo, seed, self.workers,
+                                                             self.max_nodes, rollout=self.rollout,
+                                                             evaluation=self.evaluation)
+            if self.ratings and path is not None:
+                for new, kept in zip(self.searches, old):
+                    new.take_mast(kept)
             self.fresh += 1
         self.belief_seconds = 0.0
         if path is None:  # another game, or its moves cannot be read: nothing to weigh by yet

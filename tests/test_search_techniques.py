@@ -138,3 +138,54 @@ def test_the_keeper_starts_afresh_on_another_game():
     other.apply(other.legal_moves()[0])
     keeper.search(other, Limit(iterations=200), seed=1)
     assert (keeper.reused, keeper.fresh) == (1, 2)
+
+
+def test_take_mast_carries_the_ratings_over_to_a_new_search():
+    state = HEIR.new_initial_state(5)
+    later = state.clone()
+    later.apply_id(later.legal_move_ids()[0])
+    while len(later.legal_move_ids()) < 2:
+        later.apply_id(later.legal_move_ids()[0])
+
+    def taken(iterations: int) -> dict:
+        """A search of ``later`` that takes the ratings of one of ``state`` run ``iterations``."""
+        earlier = Search(state, 0.7, False, 3, rollout="mast")
+        if iterations:
+            earlier.run(iterations)
+        search = Search(later, 0.7, False, 4, rollout="mast")
+        search.take_mast(earlier)
+        search.run(300)
+        return search.result()["children"]
+
+    fresh = Search(later, 0.7, False, 4, rollout="mast")
+    fresh.run(300)
+    assert taken(2000) == taken(2000)  # the same ratings, the same search
+    assert taken(2000) != fresh.result()["children"]  # the ratings steer its rollouts
+    assert taken(0) == fresh.result()["children"]  # nothing learnt, nothing carried
+
+
+def test_take_mast_is_refused_without_mast_or_across_games():
+    state = HEIR.new_initial_state(5)
+    with pytest.raises(UsageError, match="rollout='mast'"):
+        Search(state, rollout="mast").take_mast(Search(state))
+    with pytest.raises(UsageError, match="different games"):
+        Search(state, rollout="mast").take_mast(Search(get_game("omnia").new_initial_state(5), rollout="mast"))
+    with pytest.raises(UsageError, match="ratings"):
+        TreeKeeper(ratings=True)
+
+
+def test_reuse_mast_keeps_the_ratings_and_never_the_tree():
+    moves, keeper = played_game("ismcts:iterations=60,rollout=mast,reuse=mast", 4)
+    again, _ = played_game("ismcts:iterations=60,rollout=mast,reuse=mast", 4)
+    alone, _ = played_game("ismcts:iterations=60,rollout=mast", 4)
+    assert moves == again and moves != alone
+    assert keeper is not None and keeper.reused == 0 and keeper.fresh > 1
+    assert make_bot("omen:seconds=0.1,reuse=mast").name == "omen:seconds=0.1,c=0.7,reuse=mast"
+
+
+@pytest.mark.parametrize("spec, words", [("ismcts:iterations=9,reuse=mast", "needs rollout=mast"),
+                                         ("ismcts:iterations=9,reuse=2", "must be 0, 1 or mast"),
+                                         ("omen:seconds=1,reuse=tree", "must be 0, 1 or mast")])
+def test_bad_reuse_is_refused_naming_it(spec, words):
+    with pytest.raises(UsageError, match=words):
+        make_bot(spec)

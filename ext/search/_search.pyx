@@ -825,6 +825,18 @@ cdef class Search:
         """Ask a running :meth:`run` (in another thread) to return soon."""
         omen_store_flag(&self.stop_flag, 1)
 
+    def take_mast(self, Search other) -> None:
+        """Carry MAST's ratings over from ``other``, an earlier search of the same game, which gets
+        this search's (empty) ones: a new tree goes on from what the old one learnt of the moves
+        (``reuse=mast``: the ratings kept from decision to decision, the tree not)."""
+        cdef Mast mine = self.mast
+        if self.mast.key == NULL or other.mast.key == NULL:
+            raise UsageError("take_mast: both searches must play MAST rollouts (rollout='mast')")
+        if other.game.api != self.game.api:
+            raise UsageError("take_mast: the searches are of different games")
+        self.mast = other.mast
+        other.mast = mine
+
     def reroot(self, state, list path, seed=0) -> bool:
         """Tree reuse: make ``state``, reached from this search's root by ``path`` (``[(move id,
         mover), ...]``, the moves played since, oldest first), the new root, keeping the subtree

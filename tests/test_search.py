@@ -128,8 +128,8 @@ def test_vp_margin_of_the_deciding_play():
     ("alphazero", "unknown player"),
     ("ismcts:seconds=-1", "seconds"),
     ("ismcts:rollout=greedy", "rollout must be one of random, mast"),
-    ("ismcts-mo:reuse=2", "reuse must be 0 or 1"),
-    ("ismcts:reuse=yes", "reuse must be a number"),
+    ("ismcts-mo:reuse=2", "reuse must be 0, 1 or mast, got 2"),
+    ("ismcts:reuse=yes", "reuse must be 0, 1 or mast, got .yes."),
     ("pimc:rollout=mast", "unknown option"),
 ])
 def test_bad_bot_specs_are_usage_errors(spec, message):

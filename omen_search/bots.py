@@ -37,7 +37,8 @@ from omen_search._search import MAX_CUTOFF, MAX_WORLDS, playout_returns
 from omen_search.search import DEFAULT_WORLDS, ROLLOUTS, Belief, Limit, Rollout, TreeKeeper, as_core, ismcts
 from omen_search.state import State
 
-BOT_KINDS = ("random", "first", "human", "greedy", "pimc", "ismcts", "ismcts-mo", "omen")
+SEARCHING_KINDS = ("pimc", "ismcts", "ismcts-mo", "omen")  # the kinds that search, on a game's core
+BOT_KINDS = ("random", "first", "human", "greedy", *SEARCHING_KINDS)
 SEARCH_DEFAULTS: dict[str, Any] = {"rollout": "random", "reuse": 0, "eval": "none", "belief": 0.0}  # ismcts's techniques
 # omen: ismcts with what measured stronger at equal time (docs/strength.md, "At equal time")
 OMEN_DEFAULTS: dict[str, Any] = {"rollout": "mast", "reuse": 1}

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from omen_search.advisor import Advice, Advisor
-from omen_search.bots import Bot, bot_seed, make_bot, parse_spec
+from omen_search.bots import SEARCHING_KINDS, Bot, bot_seed, make_bot, parse_spec
 from omen_search.errors import IllegalMoveError, NotationError, OmenError, UsageError, shown
 from omen_search.game import Game, get_game
 from omen_search.records import make_record, record_game, replay, winner_of
@@ -32,7 +32,6 @@ from omen_search.web.views import advice_json, board_changes, move_choices
 
 MAX_SESSIONS = 32  # games kept at once; starting one more drops the one left alone longest
 DEFAULT_OPPONENT = "ismcts:iterations=2000"
-SEARCHING = ("ismcts", "ismcts-mo", "pimc", "omen")  # the bot kinds that search, on a game's core
 HINT_TOP = 3
 DEFAULT_HINT = Limit(iterations=10_000)
 HUMAN = "human"  # how a record names the person's seat
@@ -106,7 +105,7 @@ class PlaySession(Versioned):
                              f"{' or '.join(map(str, game.deciding_seats))}, not {shown(seat)}")
         if not isinstance(opponent, str) or parse_spec(opponent)[0] == HUMAN:
             raise UsageError(f"opponent: must be a bot spec (random, greedy, pimc:…, ismcts:…), got {shown(opponent)}")
-        if "core" not in game.engines and parse_spec(opponent)[0] in SEARCHING:
+        if "core" not in game.engines and parse_spec(opponent)[0] in SEARCHING_KINDS:
             raise UsageError(f"opponent: {game.name} is played on its reference engine only so far, and "
                              f"{parse_spec(opponent)[0]} searches on a core: choose random, first or greedy")
         super().__init__()

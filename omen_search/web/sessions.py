@@ -103,11 +103,12 @@ class PlaySession(Versioned):
         if isinstance(seat, bool) or seat not in game.deciding_seats:
             raise UsageError(f"seat: {game.name}'s players sit in seat "
                              f"{' or '.join(map(str, game.deciding_seats))}, not {shown(seat)}")
-        if not isinstance(opponent, str) or parse_spec(opponent)[0] == HUMAN:
+        kind = parse_spec(opponent)[0] if isinstance(opponent, str) else None
+        if kind is None or kind == HUMAN:
             raise UsageError(f"opponent: must be a bot spec (random, greedy, pimc:…, ismcts:…), got {shown(opponent)}")
-        if "core" not in game.engines and parse_spec(opponent)[0] in SEARCHING_KINDS:
+        if "core" not in game.engines and kind in SEARCHING_KINDS:
             raise UsageError(f"opponent: {game.name} is played on its reference engine only so far, and "
-                             f"{parse_spec(opponent)[0]} searches on a core: choose random, first or greedy")
+                             f"{kind} searches on a core: choose random, first or greedy")
         super().__init__()
         self.id, self.game, self.searches, self.seat = session_id, game, searches, seat
         self.cards = cards if cards is not None else game.default_cards()
